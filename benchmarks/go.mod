@@ -1,0 +1,15 @@
+module github.com/squeezehttp/squeeze/benchmarks
+
+go 1.24
+
+replace github.com/squeezehttp/squeeze => ../
+
+require (
+	github.com/CAFxX/httpcompression v0.0.8
+	github.com/coder/websocket v1.8.15
+	github.com/go-chi/chi/v5 v5.5.0
+	github.com/gorilla/websocket v1.5.3
+	github.com/klauspost/compress v1.19.2
+)
+
+require github.com/andybalholm/brotli v1.0.4 // indirect
