@@ -1,0 +1,203 @@
+package wsdeflate
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/klauspost/compress/flate"
+)
+
+// DefaultMaxMessageSize is the decompressed-size limit of a Decompressor
+// created with maxSize 0.
+const DefaultMaxMessageSize = 16 << 20
+
+// ErrMessageTooBig reports a message that inflates to more than the
+// Decompressor's limit. The connection should close with 1009 (RFC 6455
+// §7.4.1); inflating stopped at the limit, so a small frame that would
+// expand to gigabytes costs at most the limit.
+var ErrMessageTooBig = errors.New("wsdeflate: message exceeds the size limit")
+
+// A Decompressor inflates the messages one endpoint receives (RFC 7692
+// §7.2.2). With context takeover one klauspost reader lives across
+// messages, reading from a source that never runs ahead of the message, so
+// nothing is re-seeded per message; it must not be used by two goroutines at
+// once.
+//
+// Memory, measured over 1 000 instances with 15 window bits (see
+// BenchmarkMemory): about 33 KB per decompressor while idle (its window;
+// call Release) and about 78 KB while it holds a live reader. Without
+// context takeover an idle decompressor keeps nothing.
+type Decompressor struct {
+	dir    Direction
+	limit  int
+	fr     io.ReadCloser // live reader, nil while released
+	synced bool          // fr's state continues the connection's stream
+	src    source
+	hist   window // plaintext history, to re-seed fr after Release or BFINAL
+	mr     messageReader
+}
+
+// NewDecompressor returns a Decompressor for direction d that refuses
+// messages larger than maxSize bytes once inflated (0 means
+// DefaultMaxMessageSize). A MaxWindowBits of 0 means 15.
+func NewDecompressor(d Direction, maxSize int) *Decompressor {
+	if maxSize <= 0 {
+		maxSize = DefaultMaxMessageSize
+	}
+	if d.MaxWindowBits <= 0 || d.MaxWindowBits > 15 {
+		d.MaxWindowBits = 15
+	}
+	dc := &Decompressor{dir: d, limit: maxSize}
+	if d.ContextTakeover {
+		// Keep at least 512 bytes: zlib peers told to use 8 bits use 9.
+		dc.hist.size = 1 << max(d.MaxWindowBits, minZlibWindowBits)
+	}
+	dc.mr.d = dc
+	return dc
+}
+
+// begin readies the reader for a message whose bytes d.src now serves.
+func (d *Decompressor) begin() {
+	if d.fr == nil {
+		d.fr, d.synced = getReader(), false
+	}
+	if d.synced && d.dir.ContextTakeover {
+		return // RFC 7692 §7.2.2: continue the previous message's window
+	}
+	var dict []byte
+	if d.dir.ContextTakeover {
+		dict = d.hist.bytes()
+	}
+	_ = d.fr.(flate.Resetter).Reset(&d.src, dict) // never fails for klauspost
+	d.synced = true
+}
+
+// Decompress appends the message that payload (a whole message's payload, as
+// received, without the trailer) inflates to, and returns the extended
+// buffer. It fails with ErrMessageTooBig when the message exceeds the limit.
+func (d *Decompressor) Decompress(dst, payload []byte) ([]byte, error) {
+	d.src.reset(payload, nil)
+	d.begin()
+	start := len(dst)
+	for {
+		if len(dst) == cap(dst) {
+			// Grow by at least the payload size, but never past limit+1: one
+			// byte over is enough to know the message is too big.
+			want := min(max(2*len(payload), 4096), d.limit+1-(len(dst)-start))
+			dst = slices.Grow(dst, want)
+		}
+		room := dst[len(dst):min(cap(dst), start+d.limit+1)]
+		n, err := d.fr.Read(room)
+		dst = dst[:len(dst)+n]
+		if len(dst)-start > d.limit {
+			d.synced = false
+			return dst[:start], ErrMessageTooBig
+		}
+		done, err := d.step(n, len(room), err)
+		if err != nil {
+			return dst[:start], err
+		}
+		if done {
+			d.finish(dst[start:])
+			return dst, nil
+		}
+	}
+}
+
+// step interprets one Read of n bytes into room bytes of space: whether the
+// message is complete, or a decoding error.
+func (d *Decompressor) step(n, room int, err error) (done bool, _ error) {
+	switch {
+	case err == nil:
+		// The trailer's empty stored block flushes the output; once it is
+		// read and the flush fits, the message is complete.
+		return d.src.consumed() && n < room, nil
+	case err == io.EOF:
+		// RFC 7692 §7.2.3.4: a BFINAL block ends the DEFLATE stream; what
+		// follows it is ignored and the next message starts a new stream
+		// seeded with the window.
+		d.synced = false
+		return true, nil
+	case errors.Is(err, errEndOfMessage) && d.src.consumed():
+		// The reader asked past the trailer after flushing nothing: complete,
+		// but its state is now an error, so re-seed it next time.
+		d.synced = false
+		return true, nil
+	}
+	d.synced = false
+	return false, fmt.Errorf("wsdeflate: decompress: %w", err)
+}
+
+// finish records a complete message in the window, or releases the reader
+// when every message starts afresh.
+func (d *Decompressor) finish(msg []byte) {
+	if d.dir.ContextTakeover {
+		d.hist.write(msg)
+		return
+	}
+	d.Release()
+}
+
+// Release returns the live reader to a shared pool, keeping only the window.
+// The next message re-seeds a pooled reader from it, which costs a copy of
+// the window (about 2 µs at 15 bits). Call it when the connection goes idle.
+func (d *Decompressor) Release() {
+	if d.fr == nil {
+		return
+	}
+	putReader(d.fr)
+	d.fr, d.synced = nil, false
+	d.src = source{}
+}
+
+// Reader returns a reader of one message whose compressed payload is read
+// from r until r returns io.EOF (for example the message's frames, one after
+// another). The returned reader returns io.EOF at the end of the message and
+// ErrMessageTooBig past the limit; until then d must not be used for
+// anything else. A message that is not read to io.EOF leaves the context
+// unusable: the connection must be failed.
+func (d *Decompressor) Reader(r io.Reader) io.Reader {
+	d.src.reset(nil, r)
+	d.begin()
+	d.mr.n, d.mr.err = 0, nil
+	return &d.mr
+}
+
+type messageReader struct {
+	d   *Decompressor
+	n   int // bytes returned so far
+	err error
+}
+
+func (m *messageReader) Read(p []byte) (int, error) {
+	if m.err != nil {
+		return 0, m.err
+	}
+	d := m.d
+	if len(p) > d.limit+1-m.n {
+		p = p[:d.limit+1-m.n]
+	}
+	n, err := d.fr.Read(p)
+	m.n += n
+	if m.n > d.limit {
+		d.synced = false
+		m.err = ErrMessageTooBig
+		return 0, m.err
+	}
+	if d.dir.ContextTakeover {
+		d.hist.write(p[:n])
+	}
+	done, err := d.step(n, len(p), err)
+	switch {
+	case err != nil:
+		m.err = err
+	case done:
+		m.err = io.EOF
+		if !d.dir.ContextTakeover {
+			d.Release()
+		}
+	}
+	return n, m.err
+}

@@ -1,0 +1,67 @@
+package wsdeflate
+
+import (
+	"io"
+	"sync"
+
+	"github.com/klauspost/compress/flate"
+)
+
+// Live encoders and decoders are shared between connections through these
+// pools: an idle connection keeps only its window (see window.go), so the
+// large state of a klauspost Writer (about 400 KB, mostly match history and
+// block buffers) and Reader (about 45 KB) is paid only while a message is
+// being processed.
+
+// writerPools[bits-8][level] holds *flate.Writer values. Windows below 15
+// bits use klauspost's bounded-window encoder, which has one level.
+var writerPools [8][10]sync.Pool
+
+func getWriter(bits, level int) *flate.Writer {
+	if bits < 15 {
+		level = 0
+	}
+	p := &writerPools[bits-8][level]
+	if fw, ok := p.Get().(*flate.Writer); ok {
+		return fw
+	}
+	var fw *flate.Writer
+	if bits < 15 {
+		// RFC 7692 §7.1.2.1: no back-reference may reach further than 2^bits;
+		// klauspost's windowed encoder never emits an offset above its size.
+		fw, _ = flate.NewWriterWindow(nil, 1<<bits)
+	} else {
+		fw, _ = flate.NewWriter(nil, level)
+	}
+	return fw
+}
+
+func putWriter(fw *flate.Writer, bits, level int) {
+	if bits < 15 {
+		level = 0
+	}
+	// Drop the references to the destination and dictionary so a pooled
+	// writer keeps no connection reachable.
+	fw.ResetDict(nil, nil)
+	writerPools[bits-8][level].Put(fw)
+}
+
+var readerPool sync.Pool
+
+// idleSource is what pooled readers point at, so they keep no connection
+// reachable. It is never read from.
+var idleSource source
+
+func getReader() io.ReadCloser {
+	if fr, ok := readerPool.Get().(io.ReadCloser); ok {
+		return fr
+	}
+	// A flate.Reader source keeps klauspost from wrapping it in a bufio.Reader
+	// that would read ahead past the message.
+	return flate.NewReader(&idleSource)
+}
+
+func putReader(fr io.ReadCloser) {
+	_ = fr.(flate.Resetter).Reset(&idleSource, nil)
+	readerPool.Put(fr)
+}
