@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 
 	"github.com/klauspost/compress/flate"
 )
@@ -83,10 +82,11 @@ func (d *Decompressor) Decompress(dst, payload []byte) ([]byte, error) {
 	start := len(dst)
 	for {
 		if len(dst) == cap(dst) {
-			// Grow by at least the payload size, but never past limit+1: one
-			// byte over is enough to know the message is too big.
-			want := min(max(2*len(payload), 4096), d.limit+1-(len(dst)-start))
-			dst = slices.Grow(dst, want)
+			// Grow geometrically, but never past limit+1: one byte over is
+			// enough to know the message is too big.
+			want := min(max(cap(dst)-start, 2*len(payload), 4096), d.limit+1-(len(dst)-start))
+			grown := make([]byte, len(dst), len(dst)+want)
+			dst = grown[:copy(grown, dst)]
 		}
 		room := dst[len(dst):min(cap(dst), start+d.limit+1)]
 		n, err := d.fr.Read(room)
