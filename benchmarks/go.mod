@@ -12,4 +12,7 @@ require (
 	github.com/klauspost/compress v1.19.2
 )
 
-require github.com/andybalholm/brotli v1.0.4 // indirect
+require (
+	github.com/andybalholm/brotli v1.3.0 // indirect
+	github.com/squeezehttp/squeeze v0.0.0-00010101000000-000000000000
+)
