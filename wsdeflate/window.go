@@ -1,5 +1,7 @@
 package wsdeflate
 
+import "sync"
+
 // window holds the last size bytes of plaintext that went through one
 // direction: all an idle connection must keep to continue its LZ77 context
 // (RFC 7692 §7.2.1, §7.2.2). It is a ring, so recording a message costs a
@@ -35,27 +37,29 @@ func (w *window) write(p []byte) {
 }
 
 // bytes returns the history, oldest byte first, as one slice to seed a
-// compressor or decompressor with. It rotates the ring in place rather than
-// copying it, so it keeps no second buffer.
+// compressor or decompressor with. It rotates the ring in place, borrowing a
+// pooled scratch buffer for the rotation, so an idle window never keeps a
+// second buffer.
 func (w *window) bytes() []byte {
 	if !w.full {
 		return w.buf[:w.pos]
 	}
 	if w.pos != 0 {
-		reverse(w.buf[:w.pos])
-		reverse(w.buf[w.pos:])
-		reverse(w.buf)
+		// buf[pos:] is the oldest part: move it to the front.
+		scratch := rotatePool.Get().(*[1 << 15]byte)
+		old := copy(scratch[:], w.buf[w.pos:])
+		copy(w.buf[old:], w.buf[:w.pos])
+		copy(w.buf, scratch[:old])
+		rotatePool.Put(scratch)
 		w.pos = 0
 	}
 	return w.buf
 }
 
+// rotatePool holds scratch space for window.bytes; windows are at most
+// 32 KiB (RFC 7692 §7.1.2: 15 window bits).
+var rotatePool = sync.Pool{New: func() any { return new([1 << 15]byte) }}
+
 func (w *window) reset() {
 	w.pos, w.full = 0, false
-}
-
-func reverse(b []byte) {
-	for i, j := 0, len(b)-1; i < j; i, j = i+1, j-1 {
-		b[i], b[j] = b[j], b[i]
-	}
 }
