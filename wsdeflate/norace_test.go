@@ -1,0 +1,5 @@
+//go:build !race
+
+package wsdeflate
+
+const raceEnabled = false
