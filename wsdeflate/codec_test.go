@@ -89,15 +89,16 @@ func TestReleaseKeepsContext(t *testing.T) {
 	// Releasing after every message, after some, or never must give the same
 	// plaintext: the window alone carries the context.
 	msgs := messages(40, 2000)
-	for _, every := range []int{1, 3, 1000} {
-		c, d := NewCompressor(takeover()), NewDecompressor(takeover(), 0)
+	for _, tc := range []struct{ bits, every int }{{15, 1}, {15, 3}, {15, 1000}, {9, 1}, {12, 3}} {
+		dir, every := Direction{ContextTakeover: true, MaxWindowBits: tc.bits}, tc.every
+		c, d := NewCompressor(dir), NewDecompressor(dir, 0)
 		var wire, plain []byte
 		for i, m := range msgs {
 			wire, _ = c.Compress(wire[:0], m)
 			var err error
 			plain, err = d.Decompress(plain[:0], wire)
 			if err != nil || !bytes.Equal(plain, m) {
-				t.Fatalf("release every %d: message %d did not round-trip: %v", every, i, err)
+				t.Fatalf("bits %d, release every %d: message %d did not round-trip: %v", tc.bits, every, i, err)
 			}
 			if i%every == 0 {
 				c.Release()

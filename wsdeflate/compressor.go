@@ -49,7 +49,7 @@ type Compressor struct {
 }
 
 // NewCompressor returns a Compressor for direction d at DefaultLevel.
-// A MaxWindowBits of 0 means 15.
+// A MaxWindowBits of 0 means 15; other values are clamped to 8..15.
 func NewCompressor(d Direction) *Compressor {
 	c, _ := NewCompressorLevel(d, DefaultLevel)
 	return c
@@ -61,12 +61,12 @@ func NewCompressorLevel(d Direction, level int) (*Compressor, error) {
 	if level < 1 || level > 9 {
 		return nil, fmt.Errorf("wsdeflate: compression level %d out of range 1..9", level)
 	}
+	// Out-of-range bits are clamped, never rejected: a smaller window than
+	// agreed is always within the agreement (RFC 7692 §7.1.2.1).
 	if d.MaxWindowBits == 0 {
 		d.MaxWindowBits = 15
 	}
-	if d.MaxWindowBits < 8 || d.MaxWindowBits > 15 {
-		return nil, fmt.Errorf("wsdeflate: window bits %d out of range 8..15", d.MaxWindowBits)
-	}
+	d.MaxWindowBits = min(max(d.MaxWindowBits, 8), 15)
 	c := &Compressor{dir: d, level: level}
 	if d.ContextTakeover {
 		c.hist.size = min(1<<d.MaxWindowBits, maxReseedHistory)
