@@ -2,6 +2,7 @@ package wsdeflate
 
 import (
 	"bytes"
+	stdflate "compress/flate"
 	"errors"
 	"fmt"
 	"io"
@@ -283,6 +284,33 @@ func TestWindowKeepsTheLastBytesInOrder(t *testing.T) {
 		want := all[max(0, len(all)-16):]
 		if got := w.bytes(); !bytes.Equal(got, want) {
 			t.Fatalf("after write %d: window = %q, want %q", i, got, want)
+		}
+	}
+}
+
+func TestStandardLibraryReadsOurStream(t *testing.T) {
+	// Peers inflate with zlib or Go's compress/flate: our messages, each
+	// with its trailer put back (RFC 7692 §7.2.2), must form one standard
+	// DEFLATE stream that a single reader decodes message after message.
+	for _, bits := range []int{8, 11, 15} {
+		dir := Direction{ContextTakeover: true, MaxWindowBits: bits}
+		c := NewCompressor(dir)
+		msgs := messages(30, 1500)
+		var stream bytes.Buffer
+		for _, m := range msgs {
+			payload, err := c.Compress(nil, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			stream.Write(payload)
+			stream.Write(trailer[:])
+		}
+		r := stdflate.NewReader(&stream)
+		for i, m := range msgs {
+			got := make([]byte, len(m))
+			if _, err := io.ReadFull(r, got); err != nil || !bytes.Equal(got, m) {
+				t.Fatalf("bits=%d: compress/flate could not read message %d back: %v", bits, i, err)
+			}
 		}
 	}
 }
