@@ -160,7 +160,8 @@ func isTokenChar(c byte) bool {
 	return strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0
 }
 
-// String formats o as a Sec-WebSocket-Extensions element.
+// String formats o as a Sec-WebSocket-Extensions element. Values are
+// written as they are, so they must be tokens, as ParseExtensions returns.
 func (o Offer) String() string {
 	var b strings.Builder
 	b.WriteString(o.Name)

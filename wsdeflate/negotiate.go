@@ -61,12 +61,18 @@ type Direction struct {
 	MaxWindowBits int
 }
 
-// Params is an agreed permessage-deflate configuration.
+// Params is an agreed permessage-deflate configuration (RFC 7692 §7.1).
 type Params struct {
+	// ServerNoContextTakeover: the server compresses every message on its
+	// own, and the client may forget its inflate window between messages.
 	ServerNoContextTakeover bool
+	// ClientNoContextTakeover is the same for client-to-server messages.
 	ClientNoContextTakeover bool
-	ServerMaxWindowBits     int // 8..15
-	ClientMaxWindowBits     int // 8..15
+	// ServerMaxWindowBits (8..15) bounds how far back the server's messages
+	// refer, and so the window the client must keep.
+	ServerMaxWindowBits int
+	// ClientMaxWindowBits (8..15) is the same for the client's messages.
+	ClientMaxWindowBits int
 }
 
 // Server returns the settings of server-to-client messages: the server's
