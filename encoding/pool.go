@@ -1,0 +1,92 @@
+package encoding
+
+import (
+	"fmt"
+	"io"
+	"sync"
+)
+
+// encoderPool holds the idle streaming encoders of one (codec, level), the
+// middleware's only per-response encoder state: one sync.Pool per pair, so
+// a pooled encoder never needs reconfiguring.
+type encoderPool struct {
+	codec  Codec
+	level  int
+	coding string
+	once   AppendEncoder // codec's one-shot path, nil when it has none
+	pool   sync.Pool     // of Writer
+}
+
+// sinkPool recycles the destinations of one-shot encodes done through a
+// streaming Writer, so that they cost no allocation.
+var sinkPool = sync.Pool{New: func() any { return new(sliceWriter) }}
+
+// newEncoderPool returns the pool of c at level, 0 meaning c's default; a
+// level outside c.Levels is an error.
+func newEncoderPool(c Codec, level int) (*encoderPool, error) {
+	level, err := checkLevel(c, level)
+	if err != nil {
+		return nil, err
+	}
+	p := &encoderPool{codec: c, level: level, coding: c.Name()}
+	p.once, _ = c.(AppendEncoder)
+	return p, nil
+}
+
+// name returns the content-coding token.
+func (p *encoderPool) name() string { return p.coding }
+
+// get returns an encoder writing a new stream to w.
+func (p *encoderPool) get(w io.Writer) (Writer, error) {
+	if wr, ok := p.pool.Get().(Writer); ok {
+		wr.Reset(w)
+		return wr, nil
+	}
+	wr, err := p.codec.NewWriter(w, p.level)
+	if err != nil {
+		return nil, fmt.Errorf("encoding: new %s writer: %w", p.coding, err)
+	}
+	return wr, nil
+}
+
+// put returns wr to the pool, first dropping its reference to the stream's
+// destination so that no ResponseWriter stays reachable from the pool.
+func (p *encoderPool) put(wr Writer) {
+	wr.Reset(nil)
+	p.pool.Put(wr)
+}
+
+// encode appends the encoding of the whole body src to dst, through the
+// codec's one-shot path when it has one.
+func (p *encoderPool) encode(dst, src []byte) ([]byte, error) {
+	if p.once != nil {
+		return p.once.AppendEncode(dst, src, p.level)
+	}
+	return p.encodeStreaming(dst, src, 0)
+}
+
+// encodeStreaming encodes src with a pooled Writer, padded with a gzip
+// comment of pad bytes when pad > 0.
+func (p *encoderPool) encodeStreaming(dst, src []byte, pad int) ([]byte, error) {
+	sink := sinkPool.Get().(*sliceWriter)
+	sink.b = dst
+	defer func() {
+		sink.b = nil
+		sinkPool.Put(sink)
+	}()
+	wr, err := p.get(sink)
+	if err != nil {
+		return dst, err
+	}
+	defer p.put(wr)
+	if pad > 0 {
+		setGzipComment(wr, pad)
+	}
+	if _, err := wr.Write(src); err != nil {
+		return dst, fmt.Errorf("encoding: %s: %w", p.coding, err)
+	}
+	if err := wr.Close(); err != nil {
+		return dst, fmt.Errorf("encoding: %s: %w", p.coding, err)
+	}
+	return sink.b, nil
+}
