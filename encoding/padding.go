@@ -17,7 +17,7 @@ import (
 //     decoders step over; any zstd codec can be padded this way.
 //   - gzip: the header's comment field (RFC 1952 §2.3.1, FCOMMENT), which
 //     decoders ignore; only through the built-in Gzip, whose writer exposes
-//     the header.
+//     the header, and at most 511 bytes of it (maxGzipComment).
 //   - br: the format has metadata meta-blocks (RFC 7932 §9.2) that decoders
 //     skip, but they must be emitted by the encoder inside its bit stream
 //     (the stream header is not byte aligned), and andybalholm/brotli does
@@ -31,7 +31,12 @@ const zstdSkippableMagic = 0x184D2A50
 // padText is the padding content of gzip comments: ASCII, so the writer
 // stores it without conversion (RFC 1952 comments are ISO 8859-1, NUL
 // terminated, so NUL itself is not allowed).
-var padText = strings.Repeat(" ", 1024)
+var padText = strings.Repeat(" ", maxGzipComment)
+
+// maxGzipComment caps gzip padding: Go's compress/gzip reader, like other
+// small-buffer decoders, rejects header strings of 512 bytes or more with
+// their NUL.
+const maxGzipComment = 511
 
 // canPad reports whether responses in p's coding can be padded.
 func (p *encoderPool) canPad() bool {
@@ -60,7 +65,7 @@ func appendPadding(dst []byte, coding string, n int) []byte {
 
 // encodePadded is encode with pad bytes of padding where the coding allows
 // it (see canPad): a zstd skippable frame before the frame, a gzip comment
-// of pad bytes. Other codings are encoded unpadded.
+// of pad bytes (at most maxGzipComment). Other codings are encoded unpadded.
 func (p *encoderPool) encodePadded(dst, src []byte, pad int) ([]byte, error) {
 	switch {
 	case pad <= 0 || !p.canPad():
@@ -90,15 +95,9 @@ func (p *encoderPool) getPadded(w io.Writer, pad int) (Writer, error) {
 }
 
 // setGzipComment gives a gzip stream that has not started a comment of n
-// bytes; it does nothing to other Writers.
+// bytes, at most maxGzipComment; it does nothing to other Writers.
 func setGzipComment(wr Writer, n int) {
-	z, ok := wr.(*gzip.Writer)
-	if !ok {
-		return
+	if z, ok := wr.(*gzip.Writer); ok {
+		z.Comment = padText[:min(n, maxGzipComment)]
 	}
-	if n > len(padText) {
-		z.Comment = strings.Repeat(" ", n)
-		return
-	}
-	z.Comment = padText[:n]
 }

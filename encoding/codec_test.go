@@ -1,0 +1,274 @@
+package encoding
+
+import (
+	"bytes"
+	stdgzip "compress/gzip"
+	stdzlib "compress/zlib"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
+)
+
+// builtins are the codecs under test, each with levels worth covering.
+var builtins = []struct {
+	codec  Codec
+	levels []int
+}{
+	{Zstd(), []int{1, 3, 7, 22}},
+	{Brotli(), []int{1, 4, 6, 11}},
+	{Gzip(), []int{1, 5, 9}},
+	{Deflate(), []int{1, 5, 9}},
+}
+
+// decodeWith decodes b in coding with a decoder that shares no code with
+// the encoders: the standard library for gzip and deflate, and the other
+// half of each codec library for zstd and br.
+func decodeWith(coding string, b []byte) ([]byte, error) {
+	var r io.Reader
+	switch coding {
+	case "gzip":
+		zr, err := stdgzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			return nil, err
+		}
+		zr.Multistream(false)
+		r = zr
+	case "deflate":
+		zr, err := stdzlib.NewReader(bytes.NewReader(b))
+		if err != nil {
+			return nil, err
+		}
+		r = zr
+	case "zstd":
+		zr, err := zstd.NewReader(bytes.NewReader(b), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(zstdMaxWindow))
+		if err != nil {
+			return nil, err
+		}
+		defer zr.Close()
+		r = zr
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(b))
+	default:
+		return nil, fmt.Errorf("no decoder for %q", coding)
+	}
+	return io.ReadAll(r)
+}
+
+// jsonText returns n bytes of JSON-like text, as compressible as API replies.
+func jsonText(n int) []byte {
+	rng := rand.New(rand.NewPCG(1, 2))
+	names := []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot"}
+	var b bytes.Buffer
+	b.WriteByte('[')
+	for b.Len() < n {
+		fmt.Fprintf(&b, `{"id":%d,"name":%q,"score":%.3f,"active":%t},`,
+			rng.IntN(100000), names[rng.IntN(len(names))], rng.Float64()*100, rng.IntN(2) == 0)
+	}
+	return b.Bytes()[:n]
+}
+
+// randomBytes returns n incompressible bytes.
+func randomBytes(n int) []byte {
+	rng := rand.New(rand.NewPCG(3, 4))
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return b
+}
+
+type body struct {
+	name string
+	data []byte
+}
+
+func testBodies(large bool) []body {
+	bodies := []body{
+		{"0B", nil},
+		{"1B", []byte("x")},
+		{"1KB-text", jsonText(1 << 10)},
+		{"1KB-random", randomBytes(1 << 10)},
+	}
+	if large {
+		bodies = append(bodies,
+			body{"100KB-text", jsonText(100 << 10)},
+			body{"100KB-random", randomBytes(100 << 10)},
+			body{"1MB-text", jsonText(1 << 20)},
+			body{"1MB-random", randomBytes(1 << 20)},
+		)
+	}
+	return bodies
+}
+
+// TestRoundTripIndependentDecoders encodes every body with every built-in
+// codec at several levels, one-shot and streaming, and decodes the result
+// with an independent decoder.
+func TestRoundTripIndependentDecoders(t *testing.T) {
+	for _, bc := range builtins {
+		for _, level := range bc.levels {
+			p, err := newEncoderPool(bc.codec, level)
+			if err != nil {
+				t.Fatalf("newEncoderPool(%s, %d): %v", bc.codec.Name(), level, err)
+			}
+			// The slowest levels on megabytes would dominate the suite
+			// without covering anything the faster levels do not.
+			_, hi, def := bc.codec.Levels()
+			large := level == def || (level != hi && !testing.Short())
+			for _, b := range testBodies(large) {
+				t.Run(fmt.Sprintf("%s/%d/%s", p.name(), level, b.name), func(t *testing.T) {
+					oneShot, err := p.encode([]byte("prefix"), b.data)
+					if err != nil {
+						t.Fatalf("encode: %v", err)
+					}
+					if !bytes.HasPrefix(oneShot, []byte("prefix")) {
+						t.Fatalf("encode did not append to dst")
+					}
+					checkDecodes(t, "one-shot", p.name(), oneShot[len("prefix"):], b.data)
+
+					var stream bytes.Buffer
+					wr, err := p.get(&stream)
+					if err != nil {
+						t.Fatalf("get: %v", err)
+					}
+					for chunk := range slices.Chunk(b.data, 32<<10) {
+						if _, err := wr.Write(chunk); err != nil {
+							t.Fatalf("Write: %v", err)
+						}
+					}
+					if err := wr.Close(); err != nil {
+						t.Fatalf("Close: %v", err)
+					}
+					p.put(wr)
+					checkDecodes(t, "streaming", p.name(), stream.Bytes(), b.data)
+				})
+			}
+		}
+	}
+}
+
+func checkDecodes(t *testing.T, path, coding string, encoded, want []byte) {
+	t.Helper()
+	got, err := decodeWith(coding, encoded)
+	if err != nil {
+		t.Fatalf("%s: %s output (%d bytes) does not decode: %v", path, coding, len(encoded), err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatalf("%s: %s output decodes to %d bytes that differ from the %d written", path, coding, len(got), len(want))
+	}
+}
+
+// TestFlushMakesWrittenBytesDecodable writes a stream in pieces with Flush
+// between them, as Server-Sent Events do, and checks after each Flush that
+// everything written so far decodes from what came out, before Close.
+func TestFlushMakesWrittenBytesDecodable(t *testing.T) {
+	events := [][]byte{[]byte("data: one\n\n"), jsonText(3000), []byte("data: three\n\n"), randomBytes(70 << 10)}
+	for _, bc := range builtins {
+		t.Run(bc.codec.Name(), func(t *testing.T) {
+			p, err := newEncoderPool(bc.codec, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			wr, err := p.get(&out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.put(wr)
+			var written []byte
+			for i, ev := range events {
+				if _, err := wr.Write(ev); err != nil {
+					t.Fatalf("Write event %d: %v", i, err)
+				}
+				if err := wr.Flush(); err != nil {
+					t.Fatalf("Flush after event %d: %v", i, err)
+				}
+				written = append(written, ev...)
+				got, err := decodePrefix(p.name(), out.Bytes(), len(written))
+				if err != nil {
+					t.Fatalf("after Flush of event %d, the %d bytes out do not decode to the %d written: %v", i, out.Len(), len(written), err)
+				}
+				if !bytes.Equal(got, written) {
+					t.Fatalf("after Flush of event %d, the output decodes to different bytes", i)
+				}
+			}
+		})
+	}
+}
+
+// decodePrefix decodes the first n bytes of an unfinished stream.
+func decodePrefix(coding string, b []byte, n int) ([]byte, error) {
+	var r io.Reader
+	var err error
+	switch coding {
+	case "gzip":
+		r, err = stdgzip.NewReader(bytes.NewReader(b))
+	case "deflate":
+		r, err = stdzlib.NewReader(bytes.NewReader(b))
+	case "zstd":
+		var zr *zstd.Decoder
+		zr, err = zstd.NewReader(bytes.NewReader(b), zstd.WithDecoderConcurrency(1))
+		if err == nil {
+			defer zr.Close()
+		}
+		r = zr
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(b))
+	}
+	if err != nil {
+		return nil, err
+	}
+	got := make([]byte, n)
+	_, err = io.ReadFull(r, got)
+	return got, err
+}
+
+// TestLevelValidation checks that levels outside a codec's range are
+// rejected when the pool is made, and that 0 selects the default.
+func TestLevelValidation(t *testing.T) {
+	tests := []struct {
+		codec   Codec
+		level   int
+		wantErr bool
+		want    int
+	}{
+		{Zstd(), 0, false, 3},
+		{Zstd(), 22, false, 22},
+		{Zstd(), 23, true, 0},
+		{Zstd(), -1, true, 0},
+		{Brotli(), 0, false, 4},
+		{Brotli(), 11, false, 11},
+		{Brotli(), 12, true, 0},
+		{Gzip(), 0, false, 5},
+		{Gzip(), 9, false, 9},
+		{Gzip(), 10, true, 0},
+		{Gzip(), -1, true, 0},
+		{Deflate(), 0, false, 5},
+		{Deflate(), 10, true, 0},
+	}
+	for _, tt := range tests {
+		p, err := newEncoderPool(tt.codec, tt.level)
+		switch {
+		case tt.wantErr && err == nil:
+			t.Errorf("newEncoderPool(%s, %d) accepted a level outside %s's range", tt.codec.Name(), tt.level, tt.codec.Name())
+		case !tt.wantErr && err != nil:
+			t.Errorf("newEncoderPool(%s, %d): %v", tt.codec.Name(), tt.level, err)
+		case !tt.wantErr && p.level != tt.want:
+			t.Errorf("newEncoderPool(%s, %d) uses level %d, want %d", tt.codec.Name(), tt.level, p.level, tt.want)
+		}
+	}
+}
+
+// TestCodecNames checks the content-coding tokens, which must be lower case
+// (RFC 9110 §8.4.1).
+func TestCodecNames(t *testing.T) {
+	for codec, want := range map[Codec]string{Zstd(): "zstd", Brotli(): "br", Gzip(): "gzip", Deflate(): "deflate"} {
+		if got := codec.Name(); got != want {
+			t.Errorf("Name() = %q, want %q", got, want)
+		}
+	}
+}
