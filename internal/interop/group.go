@@ -1,10 +1,15 @@
 package interop
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -34,9 +39,44 @@ func killGroup(pid int, sig syscall.Signal) error {
 	return err
 }
 
-// groupAlive reports whether any process of the group led by pid remains.
+// groupAlive reports whether any process of the group led by pid is still
+// running. Exited children wait as zombies until init reaps them, which can
+// take seconds, and a zombie holds no port or file, so where /proc shows
+// process states zombies do not count.
 func groupAlive(pid int) bool {
-	return syscall.Kill(-pid, 0) == nil
+	if syscall.Kill(-pid, 0) != nil {
+		return false
+	}
+	stats, err := filepath.Glob("/proc/[0-9]*/stat")
+	if err != nil || len(stats) == 0 {
+		return true
+	}
+	for _, path := range stats {
+		if state, pgrp, ok := procState(path); ok && pgrp == pid && state != 'Z' && state != 'X' {
+			return true
+		}
+	}
+	return false
+}
+
+// procState reads a process's state and process group from /proc/PID/stat,
+// whose second field, the command name in parentheses, may hold spaces.
+func procState(path string) (state byte, pgrp int, ok bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return 0, 0, false
+	}
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0, 0, false
+	}
+	// After the name: state ppid pgrp ...
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 3 || len(f[0]) != 1 {
+		return 0, 0, false
+	}
+	pgrp, err = strconv.Atoi(f[2])
+	return f[0][0], pgrp, err == nil
 }
 
 // runInGroup runs cmd to completion in its own process group; when ctx ends
@@ -70,8 +110,8 @@ func stopGroup(pid int, done <-chan struct{}) {
 	}
 	killGroup(pid, syscall.SIGKILL)
 	<-done
-	// Children that outlive the leader may need a moment to be reaped by
-	// init; waiting here keeps "stopped" meaning "gone".
+	// Children that outlive the leader die a moment after the signal;
+	// waiting here keeps "stopped" meaning "gone".
 	for deadline := time.Now().Add(stopGrace); groupAlive(pid) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}

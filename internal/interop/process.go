@@ -15,7 +15,8 @@ import (
 // StartTimeout bounds how long Start waits for a peer to become ready.
 const StartTimeout = 30 * time.Second
 
-// Ready says when a started peer is ready for the test: see OnLine and OnPort.
+// Ready says when a started peer is ready for the test: see OnLine and
+// OnPort. The zero Ready is ready as soon as the process has started.
 type Ready struct {
 	line string // substring of a line of output
 	addr string // TCP address that accepts connections
@@ -46,10 +47,12 @@ func Start(t testing.TB, cmd *exec.Cmd, ready Ready) *Process {
 	t.Helper()
 	p := &Process{Cmd: cmd, done: make(chan struct{})}
 	lines := make(chan struct{})
-	var once sync.Once
+	seen := false
 	p.out.onWrite = func(all []byte) {
-		if ready.line != "" && bytes.Contains(all, []byte(ready.line)) {
-			once.Do(func() { close(lines) })
+		// Called under the buffer's lock, so seen needs no other guard.
+		if !seen && ready.line != "" && bytes.Contains(all, []byte(ready.line)) {
+			seen = true
+			close(lines)
 		}
 	}
 	cmd.Stdout, cmd.Stderr = &p.out, &p.out

@@ -2,7 +2,6 @@ package interop
 
 import (
 	"strconv"
-	"syscall"
 	"testing"
 )
 
@@ -10,15 +9,25 @@ func TestStartStopsWholeGroupOnCleanup(t *testing.T) {
 	sh := LookPath(t, "sh", "dash")
 	var leader int
 	t.Run("inner", func(t *testing.T) {
-		// The child sleep outlives nothing: both must be gone after cleanup.
+		// sleep is a child of the leader: cleanup must end it too.
 		p := Start(t, sh.Command("-c", "sleep 300 & echo ready; wait"), OnLine("ready"))
 		leader = p.Cmd.Process.Pid
 		if !groupAlive(leader) {
 			t.Fatalf("process group %d not running after Start", leader)
 		}
 	})
-	if err := syscall.Kill(-leader, 0); err != syscall.ESRCH {
-		t.Fatalf("process group %d still exists after cleanup (kill: %v)", leader, err)
+	if groupAlive(leader) {
+		t.Fatalf("a process of group %d still runs after cleanup", leader)
+	}
+}
+
+func TestStopIsIdempotent(t *testing.T) {
+	sh := LookPath(t, "sh", "dash")
+	p := Start(t, sh.Command("-c", "echo ready; exec sleep 300"), OnLine("ready"))
+	p.Stop()
+	p.Stop()
+	if groupAlive(p.Cmd.Process.Pid) {
+		t.Fatalf("%v still runs after Stop", p)
 	}
 }
 

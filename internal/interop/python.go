@@ -58,13 +58,14 @@ var (
 // findPython returns the first candidate interpreter that imports modules,
 // or why none does.
 func findPython(modules []string) (path, why string) {
-	key := slices.Clone(modules)
-	slices.Sort(key)
+	sorted := slices.Clone(modules)
+	slices.Sort(sorted)
+	key := strings.Join(sorted, ",")
 	pythonMu.Lock()
-	p, ok := pythonProbes[strings.Join(key, ",")]
+	p, ok := pythonProbes[key]
 	if !ok {
 		p = new(pythonProbe)
-		pythonProbes[strings.Join(key, ",")] = p
+		pythonProbes[key] = p
 	}
 	pythonMu.Unlock()
 	p.once.Do(func() {
@@ -86,16 +87,25 @@ func findPython(modules []string) (path, why string) {
 
 // pythonCandidates lists the interpreters to try, in order: override alone if
 // set, else every executable python3 on pathList (as `which -a` would list
-// them), then Debian's, without repeats.
+// them), then Debian's, each file once (/bin is often /usr/bin).
 func pythonCandidates(override, pathList string) []string {
 	if override != "" {
 		return []string{override}
 	}
 	var out []string
+	var seen []os.FileInfo
 	add := func(p string) {
-		if !slices.Contains(out, p) && isExecutable(p) {
-			out = append(out, p)
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+			return
 		}
+		for _, s := range seen {
+			if os.SameFile(s, fi) {
+				return
+			}
+		}
+		seen = append(seen, fi)
+		out = append(out, p)
 	}
 	for _, dir := range filepath.SplitList(pathList) {
 		if dir == "" {
@@ -105,12 +115,6 @@ func pythonCandidates(override, pathList string) []string {
 	}
 	add(debianPython)
 	return out
-}
-
-// isExecutable reports whether path is a regular file someone may execute.
-func isExecutable(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && fi.Mode().IsRegular() && fi.Mode().Perm()&0o111 != 0
 }
 
 // imports reports whether the interpreter at path imports all of modules.
