@@ -1,0 +1,207 @@
+package encoding
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// Config configures a Middleware. The zero value is the recommended setup,
+// like http.Server's: every field documents its default.
+type Config struct {
+	// Codings are the codings offered, in the server's order of preference;
+	// the client's weights come first and this order breaks ties.
+	// Default: DefaultCodings.
+	Codings []Coding
+
+	// MinSize is the smallest body that is compressed, in bytes: below it the
+	// coding's framing and the CPU cost outweigh what is saved.
+	// Default 1024 (DefaultMinSize); negative means compress everything.
+	MinSize int
+
+	// BufferSize is how much of a body is held back to decide and, when the
+	// handler finishes within it, to compress in one shot and send with a
+	// Content-Length (so HTTP/1.0 keep-alive clients and HTTP/1.1 framing
+	// work). Longer bodies stream through a pooled encoder from that point.
+	// Costs up to BufferSize of pooled memory per response in flight, and as
+	// much again for the compressed copy. Default 128 KiB (DefaultBufferSize);
+	// it is raised to MinSize when smaller.
+	BufferSize int
+
+	// Types decides which media types (lower case, without parameters, such
+	// as "application/json") are compressed. Default: CompressibleType.
+	Types func(mediaType string) bool
+
+	// Skip, when set, is asked once per request; true leaves that response
+	// alone (and without a Vary added). Default: nil.
+	Skip func(r *http.Request) bool
+
+	// ETag says what happens to a strong ETag on a compressed response.
+	// Default: ETagSuffix.
+	ETag ETagMode
+
+	// NotAcceptable, when true, answers 406 Not Acceptable to requests that
+	// exclude identity and every offered coding. By default such a request
+	// gets identity, as RFC 9110 §12.5.3 allows.
+	NotAcceptable bool
+
+	// OnResponse, when set, is called once per response that the middleware
+	// handled, after the handler returned, with what it did: for example to
+	// export metrics. It must not retain r. Default: nil.
+	OnResponse func(r *http.Request, s Stats)
+}
+
+// Coding is one coding the middleware offers and the level to use.
+type Coding struct {
+	// Codec implements the coding, such as Zstd() or a user's own.
+	Codec Codec
+	// Level is the codec's compression level; 0 means its default.
+	Level int
+}
+
+// Stats tells OnResponse what the middleware did with one response.
+type Stats struct {
+	// Coding is the content coding sent, "" for identity.
+	Coding string
+	// Status is the response's status code.
+	Status int
+	// BytesIn counts the body bytes the handler wrote.
+	BytesIn int64
+	// BytesOut counts the body bytes sent, after coding and padding.
+	BytesOut int64
+	// Duration is the time spent compressing, zero for identity.
+	Duration time.Duration
+}
+
+// ETagMode says how a strong ETag is made to differ per coding, as
+// RFC 9110 §8.8.3.3 requires of a strong validator.
+type ETagMode int
+
+const (
+	// ETagSuffix appends the coding to a strong ETag ("abc" becomes
+	// "abc-zstd") and removes that suffix from If-None-Match, If-Match and
+	// If-Range before the handler sees them, so the handler's own
+	// conditional requests keep working. Weak ETags are left as they are.
+	ETagSuffix ETagMode = iota
+	// ETagWeaken turns a strong ETag into a weak one ("abc" becomes W/"abc"):
+	// still good for If-None-Match, no longer for If-Match or If-Range.
+	ETagWeaken
+	// ETagKeep leaves ETags alone, for handlers that already make them
+	// differ per coding.
+	ETagKeep
+)
+
+// Defaults of Config's fields.
+const (
+	DefaultMinSize    = 1024
+	DefaultBufferSize = 128 << 10
+)
+
+// DefaultCodings returns the codings a zero Config offers, in its order.
+func DefaultCodings() []Coding {
+	return []Coding{
+		{Codec: Zstd(), Level: defaultZstdLevel},
+		{Codec: Brotli(), Level: defaultBrotliLevel},
+		{Codec: Gzip(), Level: defaultGzipLevel},
+		{Codec: Deflate(), Level: defaultGzipLevel},
+	}
+}
+
+// Levels of DefaultCodings, chosen from the level sweep in the README.
+const (
+	defaultZstdLevel   = 3
+	defaultBrotliLevel = 4
+	defaultGzipLevel   = 5
+)
+
+// settings is a Config with its defaults applied and its pools built.
+type settings struct {
+	offers        []offer
+	names         []string // offers' coding names, for negotiate.Select
+	minSize       int
+	bufferSize    int
+	types         func(string) bool
+	skip          func(*http.Request) bool
+	etag          ETagMode
+	notAcceptable bool
+	onResponse    func(*http.Request, Stats)
+}
+
+func (c Config) settings() (*settings, error) {
+	s := &settings{
+		minSize:       c.MinSize,
+		bufferSize:    c.BufferSize,
+		types:         c.Types,
+		skip:          c.Skip,
+		etag:          c.ETag,
+		notAcceptable: c.NotAcceptable,
+		onResponse:    c.OnResponse,
+	}
+	switch {
+	case s.minSize == 0:
+		s.minSize = DefaultMinSize
+	case s.minSize < 0:
+		s.minSize = 0
+	}
+	if s.bufferSize <= 0 {
+		s.bufferSize = DefaultBufferSize
+	}
+	s.bufferSize = max(s.bufferSize, s.minSize)
+	if s.types == nil {
+		s.types = CompressibleType
+	}
+	if s.etag < ETagSuffix || s.etag > ETagKeep {
+		return nil, fmt.Errorf("encoding: unknown ETagMode %d", s.etag)
+	}
+	codings := c.Codings
+	if codings == nil {
+		codings = DefaultCodings()
+	}
+	if len(codings) == 0 {
+		return nil, errors.New("encoding: Config.Codings is empty; leave it nil for the defaults")
+	}
+	seen := map[string]bool{}
+	for _, coding := range codings {
+		if coding.Codec == nil {
+			return nil, errors.New("encoding: a Coding has no Codec")
+		}
+		p, err := newEncoderPool(coding.Codec, coding.Level)
+		if err != nil {
+			return nil, err
+		}
+		name := p.name()
+		if seen[name] {
+			return nil, fmt.Errorf("encoding: coding %q is listed twice", name)
+		}
+		seen[name] = true
+		s.offers = append(s.offers, offer{
+			pool:            p,
+			contentEncoding: []string{name}[:1:1],
+			etagSuffix:      "-" + name + `"`,
+		})
+		s.names = append(s.names, name)
+	}
+	return s, nil
+}
+
+// offer is one coding the middleware offers, with what a response in it
+// needs, made once.
+type offer struct {
+	pool *encoderPool
+	// contentEncoding is the Content-Encoding header value, shared by every
+	// response in this coding: headers are replaced, not edited in place,
+	// and its capacity of one makes an append copy it.
+	contentEncoding []string
+	etagSuffix      string // what ETagSuffix appends inside the quotes, with the closing quote
+}
+
+// offer returns the named coding, which must be one of s.names.
+func (s *settings) offer(name string) *offer {
+	for i, n := range s.names {
+		if n == name {
+			return &s.offers[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,229 @@
+package encoding
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/squeezehttp/squeeze/negotiate"
+)
+
+// verdict is the outcome of the decision to compress.
+type verdict uint8
+
+const (
+	undecidedVerdict verdict = iota // the headers alone cannot tell: look at the body
+	passPlain                       // identity for every client: nothing to negotiate
+	passVaried                      // identity for this client, compressed for others: Vary
+	passNotModified                 // a 304, which repeats the validators of the 200
+	compressWhole                   // compress the held-back body in one shot
+	compressStream                  // compress as the body streams
+)
+
+// verdictFromHeader decides from the status and headers alone, which is
+// possible when they rule compression out, or when Content-Length says the
+// body is larger than the buffer.
+func (w *responseWriter) verdictFromHeader() verdict {
+	h := w.Header()
+	switch {
+	case w.bypass:
+		return passPlain
+	case w.status == http.StatusNotModified:
+		return passNotModified
+	case !compressibleStatus(w.status):
+		return passPlain
+	case h["Content-Encoding"] != nil: // already encoded, by the handler
+		return passPlain
+	case h["Content-Range"] != nil: // a part of some representation: RFC 9110 §14.4
+		return passPlain
+	case noTransform(h["Cache-Control"]): // RFC 9111 §5.2.2.6, §5.2.1.6
+		return passPlain
+	}
+	ct, typed := h["Content-Type"]
+	if typed && !w.s.types(mediaType(first(ct))) {
+		return passPlain
+	}
+	size, sized := contentLength(h)
+	switch {
+	case sized && size < int64(w.s.minSize):
+		return passPlain
+	case !typed || !sized:
+		return undecidedVerdict
+	case w.coding == "":
+		return passVaried
+	case size >= int64(w.s.bufferSize) && w.req.Method != http.MethodHead:
+		return compressStream
+	}
+	return undecidedVerdict
+}
+
+// verdictFromBody decides with the held-back body in view; final says the
+// handler has returned, so the body is complete.
+func (w *responseWriter) verdictFromBody(final bool) verdict {
+	if v := w.verdictFromHeader(); v != undecidedVerdict {
+		return v
+	}
+	h := w.Header()
+	body := w.held()
+	if _, typed := h["Content-Type"]; !typed && len(body) > 0 {
+		// Sniff the uncompressed bytes, as net/http would have; it would
+		// otherwise sniff the compressed ones.
+		h.Set("Content-Type", http.DetectContentType(body))
+	}
+	size := int64(len(body))
+	if n, sized := contentLength(h); sized && w.req.Method == http.MethodHead {
+		size = n // the body of a HEAD is only described
+	}
+	switch {
+	case final && size < int64(w.s.minSize):
+		return passPlain
+	case !w.s.types(mediaType(h.Get("Content-Type"))):
+		return passPlain
+	case w.coding == "":
+		return passVaried
+	case final:
+		return compressWhole
+	}
+	return compressStream
+}
+
+// compressibleStatus reports whether a response with code carries a body
+// worth compressing: not 204 and 205 (no content), 206 (a range of the
+// identity bytes) or 304 (no content).
+func compressibleStatus(code int) bool {
+	switch code {
+	case http.StatusNoContent, http.StatusResetContent, http.StatusPartialContent, http.StatusNotModified:
+		return false
+	}
+	return code >= 200
+}
+
+func noTransform(cacheControl []string) bool {
+	for _, v := range cacheControl {
+		for v != "" {
+			var directive string
+			directive, v, _ = strings.Cut(v, ",")
+			if strings.EqualFold(strings.TrimSpace(directive), "no-transform") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func contentLength(h http.Header) (int64, bool) {
+	v := h["Content-Length"]
+	if len(v) == 0 {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(v[0]), 10, 64)
+	return n, err == nil && n >= 0
+}
+
+func first(v []string) string {
+	if len(v) == 0 {
+		return ""
+	}
+	return v[0]
+}
+
+func (w *responseWriter) held() []byte {
+	if w.buf == nil {
+		return nil
+	}
+	return *w.buf
+}
+
+// commit sends the headers the verdict calls for and starts the body.
+func (w *responseWriter) commit(v verdict) {
+	h := w.Header()
+	switch v {
+	case compressWhole, compressStream:
+		if w.commitCompressed(v) {
+			return
+		}
+		v = passVaried // the encoder could not start: identity is still right
+	case passVaried:
+		negotiate.AddVary(h, "Accept-Encoding")
+	case passNotModified:
+		if w.stripped {
+			// The client holds the compressed representation: the 304 must
+			// name its validator (RFC 9110 §15.4.5) and its Vary.
+			w.adjustETag(h)
+			negotiate.AddVary(h, "Accept-Encoding")
+		}
+	}
+	w.state = identity
+	w.rw.WriteHeader(w.statusOrOK())
+	if body := w.held(); len(body) > 0 {
+		_, _ = w.out.Write(body) // an error is the client's absence; Write reports it next time
+	}
+}
+
+// commitCompressed sets the headers of a compressed response and sends the
+// held-back body through the encoder, or whole when the handler is done. It
+// reports false, having changed nothing, when the encoder cannot be had.
+func (w *responseWriter) commitCompressed(v verdict) bool {
+	h := w.Header()
+	head := w.req.Method == http.MethodHead
+	var enc Writer
+	if v == compressStream && !head {
+		var err error
+		if enc, err = w.pool.get(&w.out); err != nil {
+			return false
+		}
+	}
+	h["Content-Encoding"] = w.offer.contentEncoding
+	negotiate.AddVary(h, "Accept-Encoding")
+	delete(h, "Content-Length")
+	delete(h, "Accept-Ranges") // ranges are of the identity bytes; this body has none to offer
+	w.adjustETag(h)
+	w.state = compressing
+	switch {
+	case head:
+		// Same headers as the GET, within reason: no Content-Length, since
+		// finding it would mean compressing a body nobody reads.
+		w.state = identity
+		w.rw.WriteHeader(w.statusOrOK())
+	case v == compressWhole:
+		w.sendWhole()
+	default:
+		w.enc = enc
+		w.rw.WriteHeader(w.statusOrOK())
+		if body := w.held(); len(body) > 0 {
+			_, _ = w.encode(body)
+		}
+	}
+	return true
+}
+
+// sendWhole compresses the complete held-back body in one shot and sends it
+// with its Content-Length, so that neither chunked framing nor closing the
+// connection is needed to end it.
+func (w *responseWriter) sendWhole() {
+	out := getBuffer()
+	defer putBuffer(out)
+	start := w.startTimer()
+	encoded, err := w.pool.encode((*out)[:0], w.held())
+	w.stopTimer(start)
+	*out = encoded
+	h := w.Header()
+	if err != nil {
+		// Nothing was sent yet, so the client can still have identity.
+		delete(h, "Content-Encoding")
+		w.state = identity
+		w.rw.WriteHeader(w.statusOrOK())
+		_, _ = w.out.Write(w.held())
+		return
+	}
+	h["Content-Length"] = []string{strconv.Itoa(len(encoded))}
+	w.rw.WriteHeader(w.statusOrOK())
+	_, _ = w.out.Write(encoded)
+}
+
+func (w *responseWriter) statusOrOK() int {
+	if w.status == 0 {
+		return http.StatusOK
+	}
+	return w.status
+}

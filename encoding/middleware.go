@@ -1,0 +1,78 @@
+package encoding
+
+import (
+	"net/http"
+	"sync"
+
+	"github.com/squeezehttp/squeeze/negotiate"
+)
+
+// Middleware compresses the responses of the handlers it wraps. It is safe
+// for concurrent use; build it once with New and wrap as many handlers as
+// needed.
+type Middleware struct {
+	s *settings
+}
+
+// New returns a Middleware configured by cfg, or an error when cfg asks for
+// something that cannot work (an unknown level, a coding listed twice).
+func New(cfg Config) (*Middleware, error) {
+	s, err := cfg.settings()
+	if err != nil {
+		return nil, err
+	}
+	return &Middleware{s: s}, nil
+}
+
+var defaultMiddleware = sync.OnceValue(func() *Middleware {
+	m, err := New(Config{})
+	if err != nil {
+		panic(err) // the defaults are fixed at build time; a failure is a bug here
+	}
+	return m
+})
+
+// Handler wraps h with the recommended configuration, the zero Config.
+func Handler(h http.Handler) http.Handler {
+	return defaultMiddleware().Handler(h)
+}
+
+// Handler returns h with its responses compressed.
+func (m *Middleware) Handler(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m.serve(h, w, r)
+	})
+}
+
+// Wrap is Handler as a func(http.Handler) http.Handler, the shape routers
+// such as chi take for middleware.
+func (m *Middleware) Wrap(h http.Handler) http.Handler { return m.Handler(h) }
+
+func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Request) {
+	s := m.s
+	if s.skip != nil && s.skip(r) || isUpgrade(r) {
+		// An upgraded connection (WebSocket) is not an HTTP body; the handler
+		// needs the connection itself, unwrapped.
+		h.ServeHTTP(w, r)
+		return
+	}
+	coding, ok := negotiate.Select(r.Header, s.names...)
+	if !ok && s.notAcceptable {
+		negotiate.AddVary(w.Header(), "Accept-Encoding")
+		// RFC 9110 §15.5.7 lets the 406 say what is available.
+		http.Error(w, "406 not acceptable: the request excludes identity and every coding offered", http.StatusNotAcceptable)
+		return
+	}
+	rw := newResponseWriter(w, r, s, coding)
+	if coding != "" && s.etag == ETagSuffix {
+		r = rw.stripETagSuffixes(r)
+	}
+	defer rw.release()
+	h.ServeHTTP(rw, r)
+	rw.finish()
+}
+
+// isUpgrade reports whether r asks to switch protocols (RFC 9110 §7.8).
+func isUpgrade(r *http.Request) bool {
+	return r.Header["Upgrade"] != nil
+}

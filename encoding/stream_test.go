@@ -1,0 +1,183 @@
+package encoding
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func getRaw(t *testing.T, url string, header ...string) *http.Response {
+	t.Helper()
+	req, err := http.NewRequest("GET", url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range header {
+		name, value, _ := strings.Cut(line, ": ")
+		req.Header.Set(name, value)
+	}
+	// The transport must not decode for us: the test reads the wire bytes.
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}, Timeout: 10 * time.Second}
+	resp, err := client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
+}
+
+// Server-sent events must reach the client one by one while the handler
+// still runs: Flush pushes them through the encoder and the connection.
+func TestFlushStreamsServerSentEvents(t *testing.T) {
+	next := make(chan struct{})
+	h := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range 3 {
+			fmt.Fprintf(w, "data: event %d\n\n", i)
+			w.(http.Flusher).Flush()
+			<-next
+		}
+	}
+	srv := httptest.NewServer(mustNew(t, Config{}).Handler(http.HandlerFunc(h)))
+	defer srv.Close()
+	defer close(next)
+
+	resp := getRaw(t, srv.URL, "Accept-Encoding: gzip")
+	if resp.Header.Get("Content-Encoding") != "gzip" {
+		t.Fatalf("SSE not compressed: %v", resp.Header)
+	}
+	zr, err := gzip.NewReader(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewReader(zr)
+	for i := range 3 {
+		done := make(chan string, 1)
+		go func() {
+			line, _ := lines.ReadString('\n')
+			lines.ReadString('\n')
+			done <- line
+		}()
+		select {
+		case line := <-done:
+			if want := fmt.Sprintf("data: event %d\n", i); line != want {
+				t.Fatalf("event %d: got %q, want %q", i, line, want)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("event %d did not arrive before the handler went on: Flush does not stream", i)
+		}
+		next <- struct{}{}
+	}
+}
+
+// http.ResponseController reaches the connection through Unwrap and uses
+// FlushError.
+func TestResponseControllerWorksThrough(t *testing.T) {
+	errs := make(chan error, 2)
+	h := func(w http.ResponseWriter, r *http.Request) {
+		rc := http.NewResponseController(w)
+		errs <- rc.SetWriteDeadline(time.Now().Add(time.Minute))
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write([]byte("hello"))
+		errs <- rc.Flush()
+	}
+	srv := httptest.NewServer(mustNew(t, Config{}).Handler(http.HandlerFunc(h)))
+	defer srv.Close()
+	resp := getRaw(t, srv.URL, "Accept-Encoding: zstd")
+	io.ReadAll(resp.Body)
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Errorf("ResponseController through the middleware: %v", err)
+		}
+	}
+}
+
+// An upgrade (WebSocket) request reaches the handler with the server's own
+// ResponseWriter, so the handler can hijack it.
+func TestUpgradeRequestIsNotWrapped(t *testing.T) {
+	h := func(w http.ResponseWriter, r *http.Request) {
+		conn, brw, err := http.NewResponseController(w).Hijack()
+		if err != nil {
+			t.Errorf("hijack of an upgrade request: %v", err)
+			return
+		}
+		defer conn.Close()
+		brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\nhi")
+		brw.Flush()
+	}
+	srv := httptest.NewServer(mustNew(t, Config{}).Handler(http.HandlerFunc(h)))
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: test\r\nConnection: Upgrade\r\nAccept-Encoding: gzip\r\n\r\n")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	got, _ := io.ReadAll(conn)
+	if !bytes.HasPrefix(got, []byte("HTTP/1.1 101")) || !bytes.HasSuffix(got, []byte("hi")) {
+		t.Fatalf("upgrade response %q", got)
+	}
+}
+
+// Hijack passes through while nothing is compressed, and is refused once
+// compressed bytes are on their way.
+func TestHijackOnlyWhenNotCompressing(t *testing.T) {
+	var before, after error
+	h := func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/late" {
+			w.Header().Set("Content-Type", "text/plain")
+			w.Write(sampleText(4096))
+			w.(http.Flusher).Flush()
+			_, _, after = w.(http.Hijacker).Hijack()
+			return
+		}
+		conn, _, err := w.(http.Hijacker).Hijack()
+		before = err
+		if err == nil {
+			conn.Write([]byte("HTTP/1.1 204 No Content\r\n\r\n"))
+			conn.Close()
+		}
+	}
+	srv := httptest.NewServer(mustNew(t, Config{}).Handler(http.HandlerFunc(h)))
+	defer srv.Close()
+	if resp := getRaw(t, srv.URL, "Accept-Encoding: gzip"); resp.StatusCode != 204 || before != nil {
+		t.Fatalf("hijack before any write: status %d, err %v", resp.StatusCode, before)
+	}
+	resp := getRaw(t, srv.URL+"/late", "Accept-Encoding: gzip")
+	io.ReadAll(resp.Body)
+	if after == nil {
+		t.Fatal("hijack of a response being compressed succeeded")
+	}
+}
+
+// 1xx interim responses go out at once and do not settle the decision.
+func TestInformationalResponsesPassThrough(t *testing.T) {
+	h := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Link", "</app.css>; rel=preload")
+		w.WriteHeader(http.StatusEarlyHints)
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write(sampleText(4096))
+	}
+	srv := httptest.NewServer(mustNew(t, Config{}).Handler(http.HandlerFunc(h)))
+	defer srv.Close()
+	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\nConnection: close\r\n\r\n")
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	got, _ := io.ReadAll(conn)
+	if !bytes.HasPrefix(got, []byte("HTTP/1.1 103 Early Hints\r\n")) || !bytes.Contains(got, []byte("\r\nContent-Encoding: br\r\n")) {
+		t.Fatalf("response %.300q; want a 103 first, then the compressed 200", got)
+	}
+}

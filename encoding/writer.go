@@ -1,0 +1,321 @@
+package encoding
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// state is where a response stands in the decision to compress it, which is
+// taken as late as possible: at the first Write that brings the held-back body
+// to BufferSize, at a Flush, or when the handler returns, but never before
+// the handler ran, since ServeContent and error paths change the headers.
+type state uint8
+
+const (
+	undecided   state = iota // headers not sent; body held back in buf
+	identity                 // headers sent or left to the server; body passes through
+	compressing              // headers sent; body streams through enc
+	hijacked                 // the handler took the connection
+)
+
+// responseWriter is the http.ResponseWriter the wrapped handler sees. It is
+// pooled: a handler must not use it after returning, as with net/http's own.
+type responseWriter struct {
+	rw     http.ResponseWriter
+	req    *http.Request
+	s      *settings
+	coding string       // negotiated coding, "" when the client gets identity
+	offer  *offer       // coding's offer, nil for identity
+	pool   *encoderPool // offer.pool
+
+	state    state
+	status   int  // from WriteHeader; 0 until then
+	bypass   bool // Bypass was called
+	stripped bool // a conditional request header carried our ETag suffix
+
+	buf *[]byte   // held-back body while undecided
+	enc Writer    // the streaming encoder while compressing
+	out byteCount // counts what reaches rw
+
+	in      int64         // body bytes the handler wrote
+	encTime time.Duration // time spent in the encoder, when OnResponse wants it
+}
+
+var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
+
+func newResponseWriter(rw http.ResponseWriter, r *http.Request, s *settings, coding string) *responseWriter {
+	w := writerPool.Get().(*responseWriter)
+	*w = responseWriter{rw: rw, req: r, s: s, coding: coding, out: byteCount{w: rw}}
+	if coding != "" {
+		w.offer = s.offer(coding)
+		w.pool = w.offer.pool
+	}
+	return w
+}
+
+// Header returns the response header map, which the middleware edits when it
+// commits (Content-Encoding, Vary, ETag, Content-Length).
+func (w *responseWriter) Header() http.Header { return w.rw.Header() }
+
+// WriteHeader records the status; informational responses (1xx) go out at
+// once, and so does any header that settles the decision by itself.
+func (w *responseWriter) WriteHeader(code int) {
+	switch {
+	case w.state != undecided:
+		if w.state == identity {
+			w.rw.WriteHeader(code) // let net/http report a superfluous call
+		}
+		return
+	case code == http.StatusSwitchingProtocols:
+		w.state = identity
+		w.rw.WriteHeader(code)
+		return
+	case code >= 100 && code < 200:
+		w.rw.WriteHeader(code) // 103 Early Hints and the like pass through
+		return
+	case w.status != 0:
+		return
+	}
+	w.status = code
+	if v := w.verdictFromHeader(); v != undecidedVerdict {
+		w.commit(v)
+	}
+}
+
+// Write holds the body back until the decision is taken, then compresses it
+// or passes it through.
+func (w *responseWriter) Write(p []byte) (int, error) {
+	switch w.state {
+	case identity:
+		w.in += int64(len(p))
+		return w.out.Write(p)
+	case compressing:
+		w.in += int64(len(p))
+		return w.encode(p)
+	case hijacked:
+		return 0, http.ErrHijacked
+	}
+	if w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+		if w.state != undecided {
+			return w.Write(p)
+		}
+	}
+	if w.buf == nil {
+		w.buf = getBuffer()
+	}
+	if len(*w.buf)+len(p) < w.s.bufferSize {
+		*w.buf = append(*w.buf, p...)
+		w.in += int64(len(p))
+		return len(p), nil
+	}
+	// The body outgrew the buffer: it is long enough to compress, and it
+	// streams from here on.
+	w.commit(w.verdictFromBody(false))
+	return w.Write(p)
+}
+
+// WriteString is Write without a conversion for the common held-back case.
+func (w *responseWriter) WriteString(s string) (int, error) {
+	if w.state == undecided && w.status == 0 {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.state == undecided {
+		if w.buf == nil {
+			w.buf = getBuffer()
+		}
+		if len(*w.buf)+len(s) < w.s.bufferSize {
+			*w.buf = append(*w.buf, s...)
+			w.in += int64(len(s))
+			return len(s), nil
+		}
+	}
+	if w.state == identity {
+		w.in += int64(len(s))
+		return io.WriteString(&w.out, s)
+	}
+	return w.Write([]byte(s))
+}
+
+func (w *responseWriter) encode(p []byte) (int, error) {
+	start := w.startTimer()
+	n, err := w.enc.Write(p)
+	w.stopTimer(start)
+	return n, err
+}
+
+// startTimer and stopTimer add up time spent compressing, only when
+// OnResponse will want it: reading the clock is not free.
+func (w *responseWriter) startTimer() time.Time {
+	if w.s.onResponse == nil {
+		return time.Time{}
+	}
+	return time.Now()
+}
+
+func (w *responseWriter) stopTimer(start time.Time) {
+	if !start.IsZero() {
+		w.encTime += time.Since(start)
+	}
+}
+
+// Flush sends what the handler wrote so far, through the encoder when
+// compressing, and flushes the connection: server-sent events stream.
+func (w *responseWriter) Flush() { _ = w.FlushError() }
+
+// FlushError is Flush that reports failure; http.ResponseController calls it.
+func (w *responseWriter) FlushError() error {
+	if w.state == undecided {
+		if w.status == 0 {
+			w.WriteHeader(http.StatusOK)
+		}
+		if w.state == undecided {
+			// A handler that flushes is streaming: compress if the type
+			// allows it, however little was written so far.
+			w.commit(w.verdictFromBody(false))
+		}
+	}
+	if w.state == compressing {
+		if err := w.enc.Flush(); err != nil {
+			return err
+		}
+	}
+	if w.state == hijacked {
+		return http.ErrHijacked
+	}
+	return flush(w.rw)
+}
+
+// flush flushes rw the way http.ResponseController would.
+func flush(rw http.ResponseWriter) error {
+	switch f := rw.(type) {
+	case interface{ FlushError() error }:
+		return f.FlushError()
+	case http.Flusher:
+		f.Flush()
+		return nil
+	}
+	return http.NewResponseController(rw).Flush()
+}
+
+// errHijackCompressing is returned by Hijack once compressed bytes are on
+// their way: the connection cannot change hands mid-stream.
+var errHijackCompressing = errors.New("encoding: cannot hijack a response that is being compressed")
+
+// Hijack hands the connection to the handler when nothing has been committed
+// or the response passes through uncompressed.
+func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if w.state == compressing || w.state == undecided && w.buf != nil && len(*w.buf) > 0 {
+		return nil, nil, errHijackCompressing
+	}
+	conn, brw, err := http.NewResponseController(w.rw).Hijack()
+	if err == nil {
+		w.state = hijacked
+	}
+	return conn, brw, err
+}
+
+// Unwrap returns the wrapped ResponseWriter, for http.ResponseController.
+func (w *responseWriter) Unwrap() http.ResponseWriter { return w.rw }
+
+// Bypass makes the response that w is writing go out uncompressed, for a
+// handler that knows its body mixes a secret with attacker-chosen text
+// (BREACH) or is already compressed. It must be called before the first
+// Write or WriteHeader; on a ResponseWriter that is not the middleware's
+// (after any wrapping that implements Unwrap) it does nothing.
+func Bypass(w http.ResponseWriter) {
+	for {
+		switch x := w.(type) {
+		case *responseWriter:
+			x.bypass = true
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return
+		}
+	}
+}
+
+// finish ends the response after the handler returned.
+func (w *responseWriter) finish() {
+	if w.state == undecided {
+		if w.status == 0 && w.in == 0 {
+			w.state = identity // nothing written: the server's own defaults apply
+		} else {
+			w.commit(w.verdictFromBody(true))
+		}
+	}
+	if w.enc != nil {
+		if err := w.closeEncoder(); err != nil {
+			w.abort()
+		}
+	}
+	if w.s.onResponse != nil && w.state != hijacked {
+		w.s.onResponse(w.req, w.stats())
+	}
+}
+
+func (w *responseWriter) closeEncoder() error {
+	start := w.startTimer()
+	err := w.enc.Close()
+	w.stopTimer(start)
+	w.pool.put(w.enc)
+	w.enc = nil
+	return err
+}
+
+// abort makes net/http drop the connection: a body whose encoder failed part
+// way is not one a client may take as complete.
+func (w *responseWriter) abort() {
+	if w.out.err != nil {
+		return // the client went away; nothing to tell it
+	}
+	panic(http.ErrAbortHandler)
+}
+
+func (w *responseWriter) stats() Stats {
+	status := w.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n}
+	if w.state == compressing {
+		st.Coding, st.Duration = w.coding, w.encTime
+	}
+	return st
+}
+
+// release returns everything pooled, on every path: a handler's panic
+// included, when finish never ran.
+func (w *responseWriter) release() {
+	if w.enc != nil {
+		w.pool.put(w.enc)
+	}
+	if w.buf != nil {
+		putBuffer(w.buf)
+	}
+	*w = responseWriter{}
+	writerPool.Put(w)
+}
+
+// byteCount passes writes to w and counts them; it keeps the first error.
+type byteCount struct {
+	w   io.Writer
+	n   int64
+	err error
+}
+
+func (c *byteCount) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	if err != nil && c.err == nil {
+		c.err = err
+	}
+	return n, err
+}
