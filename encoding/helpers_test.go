@@ -67,14 +67,19 @@ func sampleText(n int) []byte {
 // response; header lines are "Name: value".
 func serve(t testing.TB, m *Middleware, h http.HandlerFunc, method string, header ...string) *httptest.ResponseRecorder {
 	t.Helper()
+	r := serveRequest(method, header...)
+	rec := httptest.NewRecorder()
+	m.Handler(h).ServeHTTP(rec, r)
+	return rec
+}
+
+func serveRequest(method string, header ...string) *http.Request {
 	r := httptest.NewRequest(method, "/", nil)
 	for _, line := range header {
 		name, value, _ := strings.Cut(line, ": ")
 		r.Header.Add(name, value)
 	}
-	rec := httptest.NewRecorder()
-	m.Handler(h).ServeHTTP(rec, r)
-	return rec
+	return r
 }
 
 func mustNew(t testing.TB, cfg Config) *Middleware {

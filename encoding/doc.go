@@ -1,0 +1,24 @@
+// Package encoding compresses HTTP responses on the fly: an http.Handler
+// wrapper that negotiates the content coding (zstd, br, gzip or deflate)
+// with each client and streams or one-shots the body through pooled
+// encoders.
+//
+//	http.ListenAndServe(addr, encoding.Handler(mux))
+//
+// The decision to compress is taken late, when the handler's first body
+// bytes, its Flush or its return show what it is sending, and it follows the
+// HTTP rules: Vary: Accept-Encoding on every response whose coding depended
+// on the request (RFC 9110 §12.5.5), a strong ETag made to differ per coding
+// with the handler's conditional requests still working (§8.8.3.3), no
+// compression of HEAD bodies, 1xx, 204, 206 and 304 responses, already
+// encoded bodies, Content-Range, Cache-Control: no-transform or types that do
+// not compress. Bodies that end within Config.BufferSize are compressed in
+// one shot and sent with a Content-Length; longer ones stream. Flush reaches
+// the client through the encoder (server-sent events stream), Hijack works
+// while nothing is compressed, and Unwrap lets http.ResponseController reach
+// the connection. Upgrade requests (WebSocket) are passed through untouched.
+//
+// Codings are pluggable through the Codec interface; Zstd, Brotli, Gzip and
+// Deflate are built in. New builds a Middleware from a Config whose zero
+// value is the recommended setup.
+package encoding

@@ -1,0 +1,56 @@
+package encoding_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+
+	"github.com/squeezehttp/squeeze/encoding"
+)
+
+// Wrap a mux and every response it sends is compressed for the clients that
+// accept it.
+func Example() {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/items", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"items":[`+strings.Repeat(`{"id":1,"name":"squeeze"},`, 100)+`{}]}`)
+	})
+	h := encoding.Handler(mux)
+
+	r := httptest.NewRequest("GET", "/api/items", nil)
+	r.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	fmt.Println(w.Header().Get("Content-Encoding"), w.Header().Get("Vary"), w.Body.Len() < 200)
+	// Output: zstd Accept-Encoding true
+}
+
+// A Config chooses the codings and levels, what is compressed, and a hook
+// for metrics.
+func ExampleNew() {
+	mw, err := encoding.New(encoding.Config{
+		Codings: []encoding.Coding{
+			{Codec: encoding.Brotli(), Level: 5},
+			{Codec: encoding.Gzip(), Level: 6},
+		},
+		MinSize: 512,
+		Types:   func(mediaType string) bool { return mediaType == "application/json" },
+		OnResponse: func(r *http.Request, s encoding.Stats) {
+			fmt.Printf("%s %s: %d bytes in, %.0f%% out\n", r.URL.Path, s.Coding, s.BytesIn, 100*float64(s.BytesOut)/float64(s.BytesIn))
+		},
+	})
+	if err != nil {
+		panic(err)
+	}
+	h := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, strings.Repeat(`{"ok":true}`, 100))
+	}))
+	r := httptest.NewRequest("GET", "/status", nil)
+	r.Header.Set("Accept-Encoding", "gzip, br")
+	h.ServeHTTP(httptest.NewRecorder(), r)
+	// Output: /status br: 1100 bytes in, 2% out
+}

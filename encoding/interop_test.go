@@ -1,0 +1,114 @@
+package encoding
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/squeezehttp/squeeze/internal/interop"
+)
+
+// peerServer serves body as JSON through the default middleware, with an
+// ETag and ranges from http.ServeContent, on 127.0.0.1.
+func peerServer(t *testing.T, body []byte) *httptest.Server {
+	t.Helper()
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("ETag", `"peer-1"`)
+		http.ServeContent(w, r, "", time.Unix(1e9, 0), strings.NewReader(string(body)))
+	})
+	srv := httptest.NewServer(Handler(h))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// curl decodes every coding we send (its --compressed covers gzip, deflate,
+// br and zstd) to the bytes the handler wrote.
+func TestCurlDecodesEveryCoding(t *testing.T) {
+	curl := interop.Curl(t)
+	for _, size := range []int{4 << 10, 300 << 10} {
+		body := sampleText(size)
+		srv := peerServer(t, body)
+		for _, coding := range allCodings {
+			out := filepath.Join(t.TempDir(), "body")
+			headers := curl.Run(t, "-sS", "--compressed", "-H", "Accept-Encoding: "+coding, "-D", "-", "-o", out, srv.URL)
+			if !strings.Contains(strings.ToLower(headers), "content-encoding: "+coding+"\r\n") {
+				t.Fatalf("%s, %d B: curl saw headers\n%s", coding, size, headers)
+			}
+			got, err := os.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != string(body) {
+				t.Fatalf("%s, %d B: curl decoded %d bytes that differ from the %d written", coding, size, len(got), len(body))
+			}
+		}
+	}
+}
+
+// curl's view of the HTTP rules: HEAD, Range and If-None-Match.
+func TestCurlSeesRangeHeadAndConditionals(t *testing.T) {
+	curl := interop.Curl(t)
+	srv := peerServer(t, sampleText(8192))
+	head := strings.ToLower(curl.Run(t, "-sS", "-I", "-H", "Accept-Encoding: br", srv.URL))
+	for _, want := range []string{"http/1.1 200", "content-encoding: br", "vary: accept-encoding", `etag: "peer-1-br"`} {
+		if !strings.Contains(head, want) {
+			t.Errorf("HEAD: no %q in\n%s", want, head)
+		}
+	}
+	ranged := strings.ToLower(curl.Run(t, "-sS", "-D", "-", "-o", os.DevNull, "-H", "Accept-Encoding: br", "-r", "0-99", srv.URL))
+	if !strings.Contains(ranged, "http/1.1 206") || strings.Contains(ranged, "content-encoding") || !strings.Contains(ranged, "content-length: 100") {
+		t.Errorf("Range: want a 206 of 100 identity bytes, got\n%s", ranged)
+	}
+	cond := strings.ToLower(curl.Run(t, "-sS", "-D", "-", "-o", os.DevNull, "-H", "Accept-Encoding: br", "-H", `If-None-Match: "peer-1-br"`, srv.URL))
+	if !strings.Contains(cond, "http/1.1 304") || !strings.Contains(cond, `etag: "peer-1-br"`) {
+		t.Errorf("If-None-Match: want a 304 naming the br ETag, got\n%s", cond)
+	}
+}
+
+// Python's zlib, gzip, brotli and zstandard modules decode each coding:
+// decoders that share no code with ours.
+func TestPythonDecodesEveryCoding(t *testing.T) {
+	py := interop.Python(t, "brotli", "zstandard")
+	body := sampleText(100 << 10)
+	sum := sha256.Sum256(body)
+	srv := peerServer(t, body)
+	const script = `
+import sys, urllib.request, gzip, zlib, hashlib, brotli, zstandard
+url, coding = sys.argv[1], sys.argv[2]
+req = urllib.request.Request(url, headers={"Accept-Encoding": coding})
+with urllib.request.urlopen(req) as r:
+    got, raw = r.headers.get("Content-Encoding"), r.read()
+decode = {"gzip": gzip.decompress, "deflate": zlib.decompress, "br": brotli.decompress,
+          "zstd": lambda b: zstandard.ZstdDecompressor().decompressobj().decompress(b)}[coding]
+print(got, hashlib.sha256(decode(raw)).hexdigest())
+`
+	for _, coding := range allCodings {
+		out := strings.TrimSpace(py.Run(t, "-c", script, srv.URL, coding))
+		if want := coding + " " + hex.EncodeToString(sum[:]); out != want {
+			t.Errorf("python, %s: got %q, want %q", coding, out, want)
+		}
+	}
+}
+
+// Go's own client asks for gzip and decodes it transparently.
+func TestGoClientGetsGzipTransparently(t *testing.T) {
+	body := sampleText(8192)
+	srv := peerServer(t, body)
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err != nil || !resp.Uncompressed || string(got) != string(body) {
+		t.Fatalf("Go client: uncompressed=%v, %d bytes, equal=%v, err %v", resp.Uncompressed, len(got), string(got) == string(body), err)
+	}
+}
