@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+)
+
+func TestDemoServesEachRouteCompressed(t *testing.T) {
+	h, err := newHandler()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, path := range []string{"/api/items"} {
+		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+		req.Header.Set("Accept-Encoding", "zstd")
+		resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "zstd" {
+			t.Errorf("%s: status %d, Content-Encoding %q", path, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+		}
+	}
+	// Go's client asks for gzip and decodes it: the SSE stream arrives as events.
+	resp, err := http.Get(srv.URL + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(resp.Body).ReadString('\n')
+	resp.Body.Close()
+	if err != nil || line != "id: 0\n" || !resp.Uncompressed {
+		t.Fatalf("first event line %q (err %v, decoded from gzip: %v)", line, err, resp.Uncompressed)
+	}
+	resp, err = http.Get(srv.URL + "/stats")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var stats map[string]codingStats
+	if err := json.NewDecoder(resp.Body).Decode(&stats); err != nil || stats["zstd"].Responses != 1 {
+		t.Fatalf("stats %v, err %v: want the zstd response counted", stats, err)
+	}
+}
