@@ -3,6 +3,7 @@ package encoding
 import (
 	"fmt"
 	"io"
+	"sync"
 )
 
 // Codec is one content-coding implementation. The middleware knows codings
@@ -60,4 +61,44 @@ type sliceWriter struct{ b []byte }
 func (s *sliceWriter) Write(p []byte) (int, error) {
 	s.b = append(s.b, p...)
 	return len(p), nil
+}
+
+// sinkPool recycles the destinations of one-shot encodes done through a
+// streaming Writer, so that they cost no allocation.
+var sinkPool = sync.Pool{New: func() any { return new(sliceWriter) }}
+
+// encodeWhole encodes src through a Writer taken from pool (or made by
+// newWriter when the pool is empty) and appends the output to dst. A gzip
+// Writer gets a header comment of pad bytes when pad > 0 (see
+// setGzipComment). The Writer goes back to pool Reset(nil).
+func encodeWhole(pool *sync.Pool, dst, src []byte, pad int, newWriter func(io.Writer) (Writer, error)) ([]byte, error) {
+	sink := sinkPool.Get().(*sliceWriter)
+	sink.b = dst
+	defer func() {
+		sink.b = nil
+		sinkPool.Put(sink)
+	}()
+	wr, _ := pool.Get().(Writer)
+	if wr == nil {
+		var err error
+		if wr, err = newWriter(sink); err != nil {
+			return dst, err
+		}
+	} else {
+		wr.Reset(sink)
+	}
+	defer func() {
+		wr.Reset(nil)
+		pool.Put(wr)
+	}()
+	if pad > 0 {
+		setGzipComment(wr, pad)
+	}
+	if _, err := wr.Write(src); err != nil {
+		return dst, err
+	}
+	if err := wr.Close(); err != nil {
+		return dst, err
+	}
+	return sink.b, nil
 }

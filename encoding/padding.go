@@ -40,11 +40,7 @@ const maxGzipComment = 511
 
 // canPad reports whether responses in p's coding can be padded.
 func (p *encoderPool) canPad() bool {
-	switch p.codec.(type) {
-	case gzipCodec:
-		return true
-	}
-	return p.coding == "zstd"
+	return p.codec == Gzip() || p.coding == "zstd"
 }
 
 // appendPadding appends n bytes of padding that decoders of coding skip and

@@ -17,10 +17,6 @@ type encoderPool struct {
 	pool   sync.Pool     // of Writer
 }
 
-// sinkPool recycles the destinations of one-shot encodes done through a
-// streaming Writer, so that they cost no allocation.
-var sinkPool = sync.Pool{New: func() any { return new(sliceWriter) }}
-
 // newEncoderPool returns the pool of c at level, 0 meaning c's default; a
 // level outside c.Levels is an error.
 func newEncoderPool(c Codec, level int) (*encoderPool, error) {
@@ -68,25 +64,11 @@ func (p *encoderPool) encode(dst, src []byte) ([]byte, error) {
 // encodeStreaming encodes src with a pooled Writer, padded with a gzip
 // comment of pad bytes when pad > 0.
 func (p *encoderPool) encodeStreaming(dst, src []byte, pad int) ([]byte, error) {
-	sink := sinkPool.Get().(*sliceWriter)
-	sink.b = dst
-	defer func() {
-		sink.b = nil
-		sinkPool.Put(sink)
-	}()
-	wr, err := p.get(sink)
+	out, err := encodeWhole(&p.pool, dst, src, pad, func(w io.Writer) (Writer, error) {
+		return p.codec.NewWriter(w, p.level)
+	})
 	if err != nil {
-		return dst, err
-	}
-	defer p.put(wr)
-	if pad > 0 {
-		setGzipComment(wr, pad)
-	}
-	if _, err := wr.Write(src); err != nil {
 		return dst, fmt.Errorf("encoding: %s: %w", p.coding, err)
 	}
-	if err := wr.Close(); err != nil {
-		return dst, fmt.Errorf("encoding: %s: %w", p.coding, err)
-	}
-	return sink.b, nil
+	return out, nil
 }

@@ -1,0 +1,145 @@
+package encoding
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// sweepInput is one body of the level sweep.
+type sweepInput struct {
+	name string
+	data []byte
+}
+
+// sweepCorpus returns the web assets and JSON replies of the benchmark
+// corpus (SQUEEZE_CORPUS, else ../shared/corpus beside the module root);
+// JSON sizes missing from it are generated, assets missing are left out.
+func sweepCorpus(b *testing.B) []sweepInput {
+	dir := os.Getenv("SQUEEZE_CORPUS")
+	if dir == "" {
+		root, err := os.Getwd()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for {
+			if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
+				break
+			}
+			parent := filepath.Dir(root)
+			if parent == root {
+				break
+			}
+			root = parent
+		}
+		dir = filepath.Join(root, "..", "shared", "corpus")
+	}
+	var inputs []sweepInput
+	for _, name := range []string{"jquery-3.8.0.min.js", "bootstrap.min.css"} {
+		if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
+			inputs = append(inputs, sweepInput{name, data})
+		}
+	}
+	for _, kb := range []int{1, 4, 16, 64} {
+		name := fmt.Sprintf("json-%dk.json", kb)
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			data = jsonText(kb << 10)
+		}
+		inputs = append(inputs, sweepInput{name, data})
+	}
+	return inputs
+}
+
+// sweepLevels are the levels the sweep visits: each of klauspost zstd's four
+// speeds once, and every level of the others.
+var sweepLevels = []struct {
+	codec  Codec
+	levels []int
+}{
+	{Zstd(), []int{1, 3, 7, 11}},
+	{Brotli(), []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}},
+	{Gzip(), []int{1, 2, 3, 4, 5, 6, 7, 8, 9}},
+}
+
+// BenchmarkLevelSweep encodes each corpus body whole, as the middleware
+// does for a body that fits its buffer, at each level of each codec: MB/s
+// of input, the output's size ("out-bytes") and input/output ("ratio").
+// deflate is gzip's DEFLATE with other framing, so it is not swept apart.
+//
+//	go test -run '^$' -bench LevelSweep -benchtime 0.3s -count 3 ./encoding
+func BenchmarkLevelSweep(b *testing.B) {
+	for _, in := range sweepCorpus(b) {
+		for _, sl := range sweepLevels {
+			for _, level := range sl.levels {
+				p, err := newEncoderPool(sl.codec, level)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Run(fmt.Sprintf("%s/%s/%d", in.name, p.name(), level), func(b *testing.B) {
+					out, err := p.encode(nil, in.data)
+					if err != nil {
+						b.Fatal(err)
+					}
+					b.SetBytes(int64(len(in.data)))
+					b.ReportAllocs()
+					for b.Loop() {
+						out, _ = p.encode(out[:0], in.data)
+					}
+					b.ReportMetric(float64(len(out)), "out-bytes")
+					b.ReportMetric(float64(len(in.data))/float64(len(out)), "ratio")
+				})
+			}
+		}
+	}
+}
+
+// BenchmarkRetainedMemory measures the heap that one pooled streaming
+// encoder keeps between responses, at each built-in codec's default level:
+// n encoders each stream 1 MB of JSON-like text in 32 KB writes (enough
+// to reach their steady size), are Reset(nil) as the pool does, and stay referenced; the
+// heap growth over n, after a GC, is reported as "KB/encoder".
+//
+//	go test -run '^$' -bench RetainedMemory -benchtime 3x ./encoding
+func BenchmarkRetainedMemory(b *testing.B) {
+	const n = 16
+	src := jsonText(1 << 20)
+	for _, bc := range builtins {
+		b.Run(bc.codec.Name(), func(b *testing.B) {
+			_, _, def := bc.codec.Levels()
+			var perEncoder float64
+			for b.Loop() {
+				kept := make([]Writer, n)
+				var before, after runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				for i := range kept {
+					var sink bytes.Buffer
+					wr, err := bc.codec.NewWriter(&sink, def)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for chunk := range slices.Chunk(src, 32<<10) {
+						if _, err := wr.Write(chunk); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if err := wr.Close(); err != nil {
+						b.Fatal(err)
+					}
+					wr.Reset(nil)
+					kept[i] = wr
+				}
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				perEncoder = float64(after.HeapAlloc-before.HeapAlloc) / n / 1024
+				runtime.KeepAlive(kept)
+			}
+			b.ReportMetric(perEncoder, "KB/encoder")
+		})
+	}
+}
