@@ -181,12 +181,8 @@ func needsExplicit(coding string) bool {
 	return equalFold(coding, "dcz") || equalFold(coding, "dcb")
 }
 
-// sameCoding compares two content-coding tokens, folding case and the x-
-// aliases of RFC 9110 §8.4.1.
-func sameCoding(a, b string) bool {
-	return equalFold(canonical(a), canonical(b))
-}
-
+// canonical folds the x- aliases of RFC 9110 §8.4.1 into the codings they
+// name.
 func canonical(c string) string {
 	if len(c) > 2 && (c[0] == 'x' || c[0] == 'X') && c[1] == '-' {
 		if rest := c[2:]; equalFold(rest, "gzip") || equalFold(rest, "compress") {
