@@ -41,6 +41,18 @@ type Config struct {
 	// Default: ETagSuffix.
 	ETag ETagMode
 
+	// Jitter, when positive, pads every compressed response with 1 to Jitter
+	// bytes of coding-level padding (a zstd skippable frame, a gzip header
+	// comment of at most 511 bytes) so that its length no longer tells an
+	// attacker how well a guessed secret compressed (BREACH). The amount is
+	// a keyed hash of the body's first BufferSize bytes, not a fresh random
+	// number, so repeating a request and averaging cannot cancel it out.
+	// br and deflate have no place for padding and go out unpadded. Costs the
+	// padding bytes and a hash of the held-back body. Default 0: off. For a
+	// response that mixes secrets with attacker-chosen input, Bypass is the
+	// stronger remedy.
+	Jitter int
+
 	// NotAcceptable, when true, answers 406 Not Acceptable to requests that
 	// exclude identity and every offered coding. By default such a request
 	// gets identity, as RFC 9110 §12.5.3 allows.
@@ -124,6 +136,7 @@ type settings struct {
 	types         func(string) bool
 	skip          func(*http.Request) bool
 	etag          ETagMode
+	jitter        int
 	notAcceptable bool
 	onResponse    func(*http.Request, Stats)
 }
@@ -135,6 +148,7 @@ func (c Config) settings() (*settings, error) {
 		types:         c.Types,
 		skip:          c.Skip,
 		etag:          c.ETag,
+		jitter:        c.Jitter,
 		notAcceptable: c.NotAcceptable,
 		onResponse:    c.OnResponse,
 	}

@@ -1,6 +1,7 @@
 package encoding
 
 import (
+	"hash/maphash"
 	"net/http"
 	"strconv"
 	"strings"
@@ -169,7 +170,7 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 	var enc Writer
 	if v == compressStream && !head {
 		var err error
-		if enc, err = w.pool.get(&w.out); err != nil {
+		if enc, err = w.pool.getPadded(&w.out, w.padding()); err != nil {
 			return false
 		}
 	}
@@ -204,7 +205,7 @@ func (w *responseWriter) sendWhole() {
 	out := getBuffer()
 	defer putBuffer(out)
 	start := w.startTimer()
-	encoded, err := w.pool.encode((*out)[:0], w.held())
+	encoded, err := w.pool.encodePadded((*out)[:0], w.held(), w.padding())
 	w.stopTimer(start)
 	*out = encoded
 	h := w.Header()
@@ -219,6 +220,19 @@ func (w *responseWriter) sendWhole() {
 	h["Content-Length"] = []string{strconv.Itoa(len(encoded))}
 	w.rw.WriteHeader(w.statusOrOK())
 	_, _ = w.out.Write(encoded)
+}
+
+// jitterSeed keys the padding hash: an attacker who cannot learn it cannot
+// predict the padding of a body.
+var jitterSeed = maphash.MakeSeed()
+
+// padding returns how many bytes of length-hiding padding this response gets:
+// 1 to Jitter, from a keyed hash of the held-back body, or 0 when off.
+func (w *responseWriter) padding() int {
+	if w.s.jitter <= 0 {
+		return 0
+	}
+	return 1 + int(maphash.Bytes(jitterSeed, w.held())%uint64(w.s.jitter))
 }
 
 func (w *responseWriter) statusOrOK() int {

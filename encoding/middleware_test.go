@@ -270,3 +270,30 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// BREACH length hiding: padded responses still decode to the same body, are
+// longer than unpadded ones by at most Jitter (plus a skippable frame's
+// 8-byte header for zstd), and the same body always gets the same padding.
+func TestJitterPadsCompressedResponses(t *testing.T) {
+	const jitter = 300
+	plain := mustNew(t, Config{})
+	padded := mustNew(t, Config{Jitter: jitter})
+	for _, coding := range []string{"zstd", "gzip"} {
+		for _, size := range []int{4096, 300 << 10} {
+			body := sampleText(size)
+			a := serve(t, plain, writeBody("text/plain", body), "GET", "Accept-Encoding: "+coding)
+			b := serve(t, padded, writeBody("text/plain", body), "GET", "Accept-Encoding: "+coding)
+			c := serve(t, padded, writeBody("text/plain", body), "GET", "Accept-Encoding: "+coding)
+			if !bytes.Equal(decodeBody(t, coding, b.Body.Bytes()), body) {
+				t.Fatalf("%s %d B: padded body does not decode to the original", coding, size)
+			}
+			extra := b.Body.Len() - a.Body.Len()
+			if extra < 1 || extra > jitter+8 {
+				t.Errorf("%s %d B: padding added %d bytes, want 1 to %d", coding, size, extra, jitter+8)
+			}
+			if b.Body.Len() != c.Body.Len() {
+				t.Errorf("%s %d B: the same body got %d and %d bytes: averaging would cancel the padding", coding, size, b.Body.Len(), c.Body.Len())
+			}
+		}
+	}
+}
