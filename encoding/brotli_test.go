@@ -1,0 +1,83 @@
+package encoding
+
+import (
+	"bytes"
+	"testing"
+)
+
+// brotliWindowBits decodes WBITS from the start of a brotli stream
+// (RFC 7932 §9.1); 0 means the header is not a valid one.
+func brotliWindowBits(stream []byte) int {
+	if len(stream) == 0 {
+		return 0
+	}
+	b := uint(stream[0])
+	if len(stream) > 1 {
+		b |= uint(stream[1]) << 8
+	}
+	if b&1 == 0 {
+		return 16
+	}
+	if n := (b >> 1) & 7; n != 0 {
+		return 17 + int(n)
+	}
+	switch m := (b >> 4) & 7; m {
+	case 0:
+		return 17
+	case 1:
+		return 0 // large-window brotli, not RFC 7932
+	default:
+		return 8 + int(m)
+	}
+}
+
+// TestBrotliWindowSizedToBody reads the window each brotli stream declares:
+// never above 16 MB (WBITS 24, the format's and browsers' limit), just large
+// enough for a body known whole, and 1 MB for streams.
+func TestBrotliWindowSizedToBody(t *testing.T) {
+	tests := []struct {
+		quality, size int
+		want          int
+	}{
+		{4, 0, 10},
+		{4, 1000, 10},
+		{4, 1 << 10, 11},
+		{4, 20 << 10, 15},
+		{4, 100 << 10, 17},
+		{5, 1 << 10, 17}, // below 17, quality 5+ would use its slower hashers
+		{11, 1 << 10, 17},
+		{4, 1 << 20, 21},
+	}
+	for _, tt := range tests {
+		p, err := newEncoderPool(Brotli(), tt.quality)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := p.encode(nil, jsonText(tt.size))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := brotliWindowBits(out); got != tt.want {
+			t.Errorf("quality %d, %d-byte body: stream declares WBITS %d, want %d", tt.quality, tt.size, got, tt.want)
+		}
+	}
+	p, err := newEncoderPool(Brotli(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stream bytes.Buffer
+	wr, err := p.get(&stream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wr.Write(jsonText(64 << 10)); err != nil {
+		t.Fatal(err)
+	}
+	if err := wr.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p.put(wr)
+	if got := brotliWindowBits(stream.Bytes()); got != brotliStreamWindow {
+		t.Errorf("streaming: WBITS %d, want %d", got, brotliStreamWindow)
+	}
+}
