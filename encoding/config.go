@@ -58,6 +58,20 @@ type Config struct {
 	// gets identity, as RFC 9110 §12.5.3 allows.
 	NotAcceptable bool
 
+	// DecodeRequests, when true, decodes request bodies sent with a
+	// Content-Encoding of zstd, br, gzip or deflate before the handler reads
+	// them, and answers 415 Unsupported Media Type, with an Accept-Encoding
+	// that lists those codings, to any other coding (RFC 9110 §15.5.16).
+	// Default false: request bodies reach the handler untouched.
+	DecodeRequests bool
+
+	// MaxRequestSize bounds a decoded request body, in bytes, however small
+	// the encoded one: reading past it fails with *http.MaxBytesError, and
+	// an error status the handler then sends (or none) becomes 413 Content
+	// Too Large. Only with DecodeRequests. Default 32 MiB
+	// (DefaultMaxRequestSize).
+	MaxRequestSize int64
+
 	// OnResponse, when set, is called once per response that the middleware
 	// handled, after the handler returned, with what it did: for example to
 	// export metrics. It must not retain r. Default: nil.
@@ -106,8 +120,9 @@ const (
 
 // Defaults of Config's fields.
 const (
-	DefaultMinSize    = 1024
-	DefaultBufferSize = 128 << 10
+	DefaultMinSize        = 1024
+	DefaultBufferSize     = 128 << 10
+	DefaultMaxRequestSize = 32 << 20
 )
 
 // DefaultCodings returns the codings a zero Config offers, in its order.
@@ -139,6 +154,9 @@ type settings struct {
 	jitter        int
 	notAcceptable bool
 	onResponse    func(*http.Request, Stats)
+
+	decodeRequests bool
+	maxRequestSize int64
 }
 
 func (c Config) settings() (*settings, error) {
@@ -151,6 +169,9 @@ func (c Config) settings() (*settings, error) {
 		jitter:        c.Jitter,
 		notAcceptable: c.NotAcceptable,
 		onResponse:    c.OnResponse,
+
+		decodeRequests: c.DecodeRequests,
+		maxRequestSize: c.MaxRequestSize,
 	}
 	switch {
 	case s.minSize == 0:
@@ -162,6 +183,9 @@ func (c Config) settings() (*settings, error) {
 		s.bufferSize = DefaultBufferSize
 	}
 	s.bufferSize = max(s.bufferSize, s.minSize)
+	if s.maxRequestSize <= 0 {
+		s.maxRequestSize = DefaultMaxRequestSize
+	}
 	if s.types == nil {
 		s.types = CompressibleType
 	}

@@ -63,7 +63,18 @@ func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Reques
 		http.Error(w, "406 not acceptable: the request excludes identity and every coding offered", http.StatusNotAcceptable)
 		return
 	}
+	var body *decodedBody
+	if s.decodeRequests {
+		var done bool
+		if r, body, done = s.decodeRequest(w, r); done {
+			return
+		}
+		if body != nil {
+			defer body.Close()
+		}
+	}
 	rw := newResponseWriter(w, r, s, coding)
+	rw.reqBody = body
 	if coding != "" && s.etag == ETagSuffix {
 		r = rw.stripETagSuffixes(r)
 	}

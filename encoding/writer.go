@@ -42,6 +42,8 @@ type responseWriter struct {
 	enc Writer    // the streaming encoder while compressing
 	out byteCount // counts what reaches rw
 
+	reqBody *decodedBody // the decoding request body, with DecodeRequests
+
 	in      int64         // body bytes the handler wrote
 	encTime time.Duration // time spent in the encoder, when OnResponse wants it
 }
@@ -80,6 +82,8 @@ func (w *responseWriter) WriteHeader(code int) {
 		return
 	case w.status != 0:
 		return
+	case code >= 400 && w.reqBody != nil && w.reqBody.tripped:
+		code = http.StatusRequestEntityTooLarge // the handler's error was the limit's
 	}
 	w.status = code
 	if v := w.verdictFromHeader(); v != undecidedVerdict {
@@ -244,6 +248,9 @@ func Bypass(w http.ResponseWriter) {
 
 // finish ends the response after the handler returned.
 func (w *responseWriter) finish() {
+	if w.state == undecided && w.status == 0 && w.in == 0 && w.reqBody != nil && w.reqBody.tripped {
+		http.Error(w, "413 request body too large", http.StatusRequestEntityTooLarge)
+	}
 	if w.state == undecided {
 		if w.status == 0 && w.in == 0 {
 			w.state = identity // nothing written: the server's own defaults apply
