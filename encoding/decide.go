@@ -145,13 +145,13 @@ func (w *responseWriter) commit(v verdict) {
 		}
 		v = passVaried // the encoder could not start: identity is still right
 	case passVaried:
-		negotiate.AddVary(h, "Accept-Encoding")
+		addVary(h)
 	case passNotModified:
 		if w.stripped {
 			// The client holds the compressed representation: the 304 must
 			// name its validator (RFC 9110 §15.4.5) and its Vary.
 			w.adjustETag(h)
-			negotiate.AddVary(h, "Accept-Encoding")
+			addVary(h)
 		}
 	}
 	w.state = identity
@@ -175,7 +175,7 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 		}
 	}
 	h["Content-Encoding"] = w.offer.contentEncoding
-	negotiate.AddVary(h, "Accept-Encoding")
+	addVary(h)
 	delete(h, "Content-Length")
 	delete(h, "Accept-Ranges") // ranges are of the identity bytes; this body has none to offer
 	w.adjustETag(h)
@@ -233,6 +233,21 @@ func (w *responseWriter) padding() int {
 		return 0
 	}
 	return 1 + int(maphash.Bytes(jitterSeed, w.held())%uint64(w.s.jitter))
+}
+
+// varyAcceptEncoding is the Vary of most responses, shared by them all: its
+// capacity of one makes an append copy it, and AddVary replaces rather
+// than edits.
+var varyAcceptEncoding = []string{"Accept-Encoding"}[:1:1]
+
+// addVary adds Accept-Encoding to h's Vary, without allocating when h has
+// none yet.
+func addVary(h http.Header) {
+	if _, ok := h["Vary"]; !ok {
+		h["Vary"] = varyAcceptEncoding
+		return
+	}
+	negotiate.AddVary(h, "Accept-Encoding")
 }
 
 func (w *responseWriter) statusOrOK() int {

@@ -7,21 +7,27 @@ import "net/http"
 // A Vary of "*" already says the response varies on everything, so it is
 // left alone. New names are appended to the last Vary line, so the header
 // stays one line when it was one.
+//
+// The header's slice is replaced, never written in place, so a slice shared
+// between responses (a preset header value) is safe to pass in.
 func AddVary(h http.Header, fields ...string) {
-	lines := h["Vary"]
+	lines, changed := h["Vary"], false
 	for _, field := range fields {
 		if varies(lines, "*") || varies(lines, field) {
 			continue
+		}
+		if !changed {
+			lines, changed = append([]string(nil), lines...), true
 		}
 		if n := len(lines); n > 0 && trimOWS(lines[n-1]) != "" {
 			lines[n-1] += ", " + field
 		} else if n > 0 {
 			lines[n-1] = field
 		} else {
-			lines = []string{field}
+			lines = append(lines, field)
 		}
 	}
-	if lines != nil {
+	if changed {
 		h["Vary"] = lines
 	}
 }

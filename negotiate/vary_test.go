@@ -46,3 +46,12 @@ func TestAddVaryNothingToAdd(t *testing.T) {
 		t.Error("AddVary with no fields created a Vary header")
 	}
 }
+
+func TestAddVaryDoesNotWriteSharedSlices(t *testing.T) {
+	shared := []string{"Origin"}
+	h := http.Header{"Vary": shared}
+	AddVary(h, "Accept-Encoding")
+	if shared[0] != "Origin" || h.Get("Vary") != "Origin, Accept-Encoding" {
+		t.Fatalf("shared slice now %q, header %q", shared, h["Vary"])
+	}
+}
