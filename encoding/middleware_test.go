@@ -297,3 +297,16 @@ func TestJitterPadsCompressedResponses(t *testing.T) {
 		}
 	}
 }
+
+// One large Write without a Content-Type is still sniffed from its
+// uncompressed bytes, and compressed.
+func TestLargeSingleWriteIsSniffedAndCompressed(t *testing.T) {
+	body := append([]byte("<!DOCTYPE html>"), sampleText(300<<10)...)
+	rec := serve(t, mustNew(t, Config{}), writeBody("", body), "GET", "Accept-Encoding: gzip")
+	if rec.Header().Get("Content-Encoding") != "gzip" || rec.Header().Get("Content-Type") != "text/html; charset=utf-8" {
+		t.Fatalf("%s", describe(rec))
+	}
+	if !bytes.Equal(decodeBody(t, "gzip", rec.Body.Bytes()), body) {
+		t.Fatal("decoded body differs")
+	}
+}

@@ -119,10 +119,20 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 		return len(p), nil
 	}
 	// The body outgrew the buffer: it is long enough to compress, and it
-	// streams from here on.
+	// streams from here on. Hold back enough of it to sniff its type.
+	sniffed := 0
+	if n := len(*w.buf); n < sniffLen {
+		sniffed = min(len(p), sniffLen-n)
+		*w.buf = append(*w.buf, p[:sniffed]...)
+		w.in += int64(sniffed)
+	}
 	w.commit(w.verdictFromBody(false))
-	return w.Write(p)
+	n, err := w.Write(p[sniffed:])
+	return sniffed + n, err
 }
+
+// sniffLen is how much of a body http.DetectContentType looks at.
+const sniffLen = 512
 
 // WriteString is Write without a conversion for the common held-back case.
 func (w *responseWriter) WriteString(s string) (int, error) {
