@@ -70,6 +70,9 @@ func (a Accept) Quality(coding string) int {
 // Offers may include "identity" to rank it among the others; it is returned
 // as "". Select allocates nothing.
 func (a Accept) Select(offers ...string) (coding string, ok bool) {
+	if len(a.lines) == 0 {
+		return "", true // no field, or no lines: identity, acceptable by default
+	}
 	best, bestQ := -1, 0
 	var w weights
 	for start := 0; start == 0 || start < len(offers); start += batchSize {
