@@ -150,17 +150,15 @@ func tokenLen(s string) int {
 	return len(s)
 }
 
-func isTchar(c byte) bool {
-	switch {
-	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
-		return true
+func isTchar(c byte) bool { return tchars[c] }
+
+// tchars marks the bytes of RFC 9110 §5.6.2 tchar.
+var tchars = func() (t [256]bool) {
+	for _, c := range []byte("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		t[c] = true
 	}
-	switch c {
-	case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
-		return true
-	}
-	return false
-}
+	return t
+}()
 
 func isOWS(c byte) bool { return c == ' ' || c == '\t' }
 
