@@ -113,16 +113,7 @@ func TestUpgradeRequestIsNotWrapped(t *testing.T) {
 		brw.WriteString("HTTP/1.1 101 Switching Protocols\r\nUpgrade: test\r\nConnection: Upgrade\r\n\r\nhi")
 		brw.Flush()
 	}
-	srv := httptest.NewServer(mustNew(t, Config{}).Handler(http.HandlerFunc(h)))
-	defer srv.Close()
-	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: test\r\nConnection: Upgrade\r\nAccept-Encoding: gzip\r\n\r\n")
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
-	got, _ := io.ReadAll(conn)
+	got := rawExchange(t, h, "GET / HTTP/1.1\r\nHost: x\r\nUpgrade: test\r\nConnection: Upgrade\r\nAccept-Encoding: gzip\r\n\r\n")
 	if !bytes.HasPrefix(got, []byte("HTTP/1.1 101")) || !bytes.HasSuffix(got, []byte("hi")) {
 		t.Fatalf("upgrade response %q", got)
 	}
@@ -167,17 +158,27 @@ func TestInformationalResponsesPassThrough(t *testing.T) {
 		w.Header().Set("Content-Type", "text/plain")
 		w.Write(sampleText(4096))
 	}
-	srv := httptest.NewServer(mustNew(t, Config{}).Handler(http.HandlerFunc(h)))
+	got := rawExchange(t, h, "GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\nConnection: close\r\n\r\n")
+	if !bytes.HasPrefix(got, []byte("HTTP/1.1 103 Early Hints\r\n")) || !bytes.Contains(got, []byte("\r\nContent-Encoding: br\r\n")) {
+		t.Fatalf("response %.300q; want a 103 first, then the compressed 200", got)
+	}
+}
+
+// rawExchange serves h through the default middleware on a real connection,
+// sends request as written and returns every byte the server sent until it
+// closed the connection, so the test sees the wire, interim responses
+// included.
+func rawExchange(t *testing.T, h http.HandlerFunc, request string) []byte {
+	t.Helper()
+	srv := httptest.NewServer(mustNew(t, Config{}).Handler(h))
 	defer srv.Close()
 	conn, err := net.Dial("tcp", srv.Listener.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer conn.Close()
-	fmt.Fprintf(conn, "GET / HTTP/1.1\r\nHost: x\r\nAccept-Encoding: br\r\nConnection: close\r\n\r\n")
+	io.WriteString(conn, request)
 	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
 	got, _ := io.ReadAll(conn)
-	if !bytes.HasPrefix(got, []byte("HTTP/1.1 103 Early Hints\r\n")) || !bytes.Contains(got, []byte("\r\nContent-Encoding: br\r\n")) {
-		t.Fatalf("response %.300q; want a 103 first, then the compressed 200", got)
-	}
+	return got
 }
