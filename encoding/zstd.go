@@ -21,7 +21,8 @@ const zstdStreamWindow = 1 << 20
 
 // zstdSmallBody is the largest body the one-shot path encodes with the
 // small-window encoder: up to here a larger window finds nothing more (the
-// whole body fits), and the smaller one is cheaper to start.
+// whole body fits), and the smaller one is cheaper to start: 9 % at 1 KB
+// (BenchmarkZstdSmallBody in the benchmarks module), same bytes.
 const zstdSmallBody = 128 << 10
 
 // zstdCodec is the built-in zstd: klauspost/compress/zstd.
