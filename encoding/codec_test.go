@@ -272,3 +272,20 @@ func TestCodecNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCodecsRejectLevelsOutsideTheirRange checks that the built-in codecs'
+// own entry points, which a caller may use without a pool, refuse levels
+// outside Levels instead of misbehaving.
+func TestCodecsRejectLevelsOutsideTheirRange(t *testing.T) {
+	for _, bc := range builtins {
+		_, hi, _ := bc.codec.Levels()
+		for _, level := range []int{-1, hi + 1} {
+			if _, err := bc.codec.NewWriter(io.Discard, level); err == nil {
+				t.Errorf("%s: NewWriter accepted level %d, above %d or negative", bc.codec.Name(), level, hi)
+			}
+			if _, err := bc.codec.(AppendEncoder).AppendEncode(nil, []byte("x"), level); err == nil {
+				t.Errorf("%s: AppendEncode accepted level %d, above %d or negative", bc.codec.Name(), level, hi)
+			}
+		}
+	}
+}

@@ -71,6 +71,9 @@ func (*zstdCodec) Name() string { return "zstd" }
 func (*zstdCodec) Levels() (min, max, def int) { return 1, 22, 3 }
 
 func (*zstdCodec) NewWriter(w io.Writer, level int) (Writer, error) {
+	if err := checkZstdLevel(level); err != nil {
+		return nil, err
+	}
 	// One goroutine per response is the handler's: concurrency 1 keeps the
 	// encoder synchronous, with no goroutines of its own.
 	e, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(level)),
@@ -85,6 +88,9 @@ func (*zstdCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 // AppendEncode encodes src as one zstd frame appended to dst, with an
 // encoder shared by all callers.
 func (c *zstdCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
+	if err := checkZstdLevel(level); err != nil {
+		return dst, err
+	}
 	size := 0
 	if len(src) > zstdSmallBody {
 		size = 1
@@ -94,4 +100,11 @@ func (c *zstdCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 		return dst, fmt.Errorf("encoding: zstd: %w", err)
 	}
 	return e.EncodeAll(src, dst), nil
+}
+
+func checkZstdLevel(level int) error {
+	if level < 1 || level > 22 {
+		return fmt.Errorf("encoding: zstd: level %d outside 1..22", level)
+	}
+	return nil
 }
