@@ -1,0 +1,196 @@
+package wsdeflate
+
+import (
+	"crypto/sha1"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+	"time"
+)
+
+// AcceptOptions configures Accept. The zero value (or nil) accepts
+// same-origin clients, no subprotocol, and permessage-deflate with the
+// zero Config.
+type AcceptOptions struct {
+	// Subprotocols lists the subprotocols the server speaks, most preferred
+	// first; the first one the client also offers is chosen (RFC 6455
+	// §4.2.2). None is chosen when they share none.
+	Subprotocols []string
+
+	// OriginPatterns lists the hosts, other than the request's own, whose
+	// pages may connect, as path.Match patterns against the Origin's host
+	// (with its port, if any), such as "example.com" or "*.example.com".
+	// Browsers send Origin and let any page open a WebSocket to any
+	// server, so the check is on by default (RFC 6455 §10.2).
+	OriginPatterns []string
+
+	// InsecureSkipOriginCheck accepts every Origin.
+	InsecureSkipOriginCheck bool
+
+	// DisableCompression declines permessage-deflate.
+	DisableCompression bool
+
+	// Compression is the server's permessage-deflate policy; see Config
+	// for the memory each field saves.
+	Compression Config
+
+	// ReadLimit is the largest message Read accepts, after decompression;
+	// 0 means DefaultReadLimit.
+	ReadLimit int64
+
+	// IdleRelease is how long the connection may go without a message
+	// before it gives its live encoder and decoder (about 0.85 MiB with
+	// context takeover) back to the pools; 0 means DefaultIdleRelease and a
+	// negative value keeps them for the connection's life.
+	IdleRelease time.Duration
+}
+
+// websocketGUID is the key suffix of RFC 6455 §1.3.
+const websocketGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+
+// acceptKey computes Sec-WebSocket-Accept for key (RFC 6455 §4.2.2).
+func acceptKey(key string) string {
+	h := sha1.Sum([]byte(key + websocketGUID))
+	return base64.StdEncoding.EncodeToString(h[:])
+}
+
+// Accept completes the server side of the opening handshake (RFC 6455
+// §4.2) and takes over the connection. On a request that is not a valid
+// WebSocket upgrade it writes an HTTP error response and returns an error.
+// Only HTTP/1.1 is supported: WebSockets over HTTP/2 (RFC 8441) are not.
+func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn, error) {
+	if opts == nil {
+		opts = &AcceptOptions{}
+	}
+	key, status, err := checkUpgrade(r)
+	if err != nil {
+		if status == http.StatusUpgradeRequired {
+			w.Header().Set("Sec-WebSocket-Version", "13")
+		}
+		http.Error(w, err.Error(), status)
+		return nil, err
+	}
+	if !opts.InsecureSkipOriginCheck {
+		if err := checkOrigin(r, opts.OriginPatterns); err != nil {
+			http.Error(w, err.Error(), http.StatusForbidden)
+			return nil, err
+		}
+	}
+	subprotocol := chooseSubprotocol(r.Header.Values("Sec-WebSocket-Protocol"), opts.Subprotocols)
+	var params *Params
+	var ext string
+	if !opts.DisableCompression {
+		if resp, p, ok := Negotiate(r.Header.Values("Sec-WebSocket-Extensions"), opts.Compression); ok {
+			params, ext = &p, resp
+		}
+	}
+	nc, brw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		http.Error(w, "wsdeflate: cannot take over the connection", http.StatusInternalServerError)
+		return nil, fmt.Errorf("wsdeflate: hijack: %w", err)
+	}
+	// The handshake response goes out by hand: after Hijack the
+	// ResponseWriter is no longer ours. Headers the handler set are kept.
+	h := w.Header().Clone()
+	h.Set("Upgrade", "websocket")
+	h.Set("Connection", "Upgrade")
+	h.Set("Sec-WebSocket-Accept", acceptKey(key))
+	if subprotocol != "" {
+		h.Set("Sec-WebSocket-Protocol", subprotocol)
+	}
+	if ext != "" {
+		h.Set("Sec-WebSocket-Extensions", ext)
+	}
+	nc.SetDeadline(time.Time{})
+	brw.WriteString("HTTP/1.1 101 Switching Protocols\r\n")
+	h.Write(brw)
+	brw.WriteString("\r\n")
+	if err := brw.Flush(); err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("wsdeflate: write handshake: %w", err)
+	}
+	return newConn(nc, brw.Reader, brw.Writer, connConfig{
+		subprotocol: subprotocol,
+		params:      params,
+		readLimit:   opts.ReadLimit,
+		idleRelease: opts.IdleRelease,
+	}), nil
+}
+
+// checkUpgrade validates the client's handshake (RFC 6455 §4.2.1) and
+// returns its key, or the HTTP status to refuse it with.
+func checkUpgrade(r *http.Request) (key string, status int, err error) {
+	switch {
+	case r.Method != http.MethodGet:
+		return "", http.StatusMethodNotAllowed, errors.New("wsdeflate: handshake method is not GET")
+	case !r.ProtoAtLeast(1, 1) || r.ProtoMajor != 1:
+		return "", http.StatusHTTPVersionNotSupported, errors.New("wsdeflate: handshake is not HTTP/1.1")
+	case !hasToken(r.Header.Values("Connection"), "upgrade"):
+		return "", http.StatusUpgradeRequired, errors.New(`wsdeflate: Connection header lacks "upgrade"`)
+	case !hasToken(r.Header.Values("Upgrade"), "websocket"):
+		return "", http.StatusUpgradeRequired, errors.New(`wsdeflate: Upgrade header lacks "websocket"`)
+	case r.Header.Get("Sec-WebSocket-Version") != "13":
+		// RFC 6455 §4.4: answer with the versions we speak.
+		return "", http.StatusUpgradeRequired, fmt.Errorf("wsdeflate: unsupported Sec-WebSocket-Version %q", r.Header.Get("Sec-WebSocket-Version"))
+	}
+	key = strings.TrimSpace(r.Header.Get("Sec-WebSocket-Key"))
+	// RFC 6455 §4.2.1: the key is 16 random bytes, base64-encoded.
+	if raw, err := base64.StdEncoding.DecodeString(key); err != nil || len(raw) != 16 {
+		return "", http.StatusBadRequest, fmt.Errorf("wsdeflate: bad Sec-WebSocket-Key %q", key)
+	}
+	return key, 0, nil
+}
+
+// hasToken reports whether the comma-separated header values contain
+// token, ignoring case (RFC 9110 §5.6.1).
+func hasToken(values []string, token string) bool {
+	for _, v := range values {
+		for t := range strings.SplitSeq(v, ",") {
+			if strings.EqualFold(strings.TrimSpace(t), token) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkOrigin accepts a request without Origin (not from a browser), from
+// the request's own host, or from a host matching one of patterns.
+func checkOrigin(r *http.Request, patterns []string) error {
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		return nil
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("wsdeflate: bad Origin %q", origin)
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return nil
+	}
+	host := strings.ToLower(u.Host)
+	for _, p := range patterns {
+		if ok, _ := path.Match(strings.ToLower(p), host); ok {
+			return nil
+		}
+	}
+	return fmt.Errorf("wsdeflate: Origin %q is not allowed", origin)
+}
+
+// chooseSubprotocol picks the first of ours that the client offered.
+func chooseSubprotocol(offered []string, ours []string) string {
+	for _, p := range ours {
+		for _, v := range offered {
+			for t := range strings.SplitSeq(v, ",") {
+				if strings.TrimSpace(t) == p {
+					return p
+				}
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,171 @@
+package wsdeflate
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"net"
+	"time"
+	"unicode/utf8"
+)
+
+// StatusCode is a close frame's status code (RFC 6455 §7.4).
+type StatusCode uint16
+
+// Status codes of RFC 6455 §7.4.1 and the IANA registry (§11.7).
+const (
+	StatusNormalClosure   StatusCode = 1000
+	StatusGoingAway       StatusCode = 1001
+	StatusProtocolError   StatusCode = 1002
+	StatusUnsupportedData StatusCode = 1003
+	// StatusNoStatusRcvd is reported for a close frame without a code; it is
+	// never sent (RFC 6455 §7.4.1).
+	StatusNoStatusRcvd StatusCode = 1005
+	// StatusAbnormalClosure is reported when the connection ended without a
+	// close frame; it is never sent.
+	StatusAbnormalClosure       StatusCode = 1006
+	StatusInvalidFramePayload   StatusCode = 1007
+	StatusPolicyViolation       StatusCode = 1008
+	StatusMessageTooBig         StatusCode = 1009
+	StatusMandatoryExtension    StatusCode = 1010
+	StatusInternalError         StatusCode = 1011
+	StatusServiceRestart        StatusCode = 1012
+	StatusTryAgainLater         StatusCode = 1013
+	StatusBadGateway            StatusCode = 1014
+	statusTLSHandshake          StatusCode = 1015
+	maxCloseReason                         = maxControlPayload - 2
+	closeHandshakeTimeout                  = 5 * time.Second
+	statusApplicationRangeStart StatusCode = 3000
+	statusPrivateRangeEnd       StatusCode = 4999
+)
+
+// validWireCode reports whether code may appear in a close frame
+// (RFC 6455 §7.4.1, §7.4.2): the defined codes other than 1004 (reserved),
+// 1005, 1006 and 1015 (never sent), plus the registered 1012–1014, and the
+// 3000–4999 ranges for libraries and applications.
+func validWireCode(code StatusCode) bool {
+	switch {
+	case code >= 1000 && code <= 1003, code >= 1007 && code <= 1014:
+		return true
+	case code >= statusApplicationRangeStart && code <= statusPrivateRangeEnd:
+		return true
+	}
+	return false
+}
+
+// CloseError is the close frame the peer sent: Read returns it once the
+// close handshake started by the peer has been answered.
+type CloseError struct {
+	// Code is the peer's status code; StatusNoStatusRcvd when it sent none.
+	Code StatusCode
+	// Reason is the peer's UTF-8 reason, possibly empty.
+	Reason string
+}
+
+func (e *CloseError) Error() string {
+	return fmt.Sprintf("wsdeflate: peer closed the connection: %d %q", e.Code, e.Reason)
+}
+
+// CloseStatus returns the code of the peer's close frame carried by err, or
+// 0 when err holds no *CloseError.
+func CloseStatus(err error) StatusCode {
+	var ce *CloseError
+	if errors.As(err, &ce) {
+		return ce.Code
+	}
+	return 0
+}
+
+// ErrClosed reports use of a connection after its close handshake started
+// or after it failed.
+var ErrClosed = errors.New("wsdeflate: connection closed")
+
+// parseClose decodes a close frame's payload (RFC 6455 §5.5.1). A payload of
+// one byte, an invalid code, or a reason that is not UTF-8 is a failure,
+// with the status code to fail the connection with.
+func parseClose(p []byte) (*CloseError, StatusCode, error) {
+	switch {
+	case len(p) == 0:
+		return &CloseError{Code: StatusNoStatusRcvd}, 0, nil
+	case len(p) == 1:
+		return nil, StatusProtocolError, errFrame("close frame with a 1-byte payload")
+	}
+	code := StatusCode(binary.BigEndian.Uint16(p))
+	if !validWireCode(code) {
+		return nil, StatusProtocolError, errFrame(fmt.Sprintf("close frame with invalid code %d", code))
+	}
+	// RFC 6455 §5.5.1: the reason is UTF-8.
+	if !utf8.Valid(p[2:]) {
+		return nil, StatusInvalidFramePayload, errFrame("close reason is not UTF-8")
+	}
+	return &CloseError{Code: code, Reason: string(p[2:])}, 0, nil
+}
+
+// appendClose appends a close frame payload for code and reason.
+func appendClose(b []byte, code StatusCode, reason string) []byte {
+	b = binary.BigEndian.AppendUint16(b, uint16(code))
+	return append(b, reason...)
+}
+
+// Close starts the close handshake with code and reason (RFC 6455 §7.1.2),
+// waits up to 5 seconds for the peer's close frame, and closes the
+// underlying connection. If another goroutine is in Read, that Read
+// receives the peer's close frame and returns a *CloseError; otherwise
+// Close reads and discards messages until the close frame arrives. A code
+// that may not be sent (1005, 1006, 1015, or unassigned) or a reason longer
+// than 123 bytes is an error and sends nothing.
+func (c *Conn) Close(code StatusCode, reason string) error {
+	if !validWireCode(code) {
+		return fmt.Errorf("wsdeflate: status code %d may not be sent", code)
+	}
+	if len(reason) > maxCloseReason {
+		return fmt.Errorf("wsdeflate: close reason of %d bytes exceeds %d", len(reason), maxCloseReason)
+	}
+	if !utf8.ValidString(reason) {
+		return errors.New("wsdeflate: close reason is not UTF-8")
+	}
+	err := c.writeClose(code, reason)
+	if err != nil {
+		c.nc.Close()
+		return err
+	}
+	timer := time.NewTimer(closeHandshakeTimeout)
+	defer timer.Stop()
+	select {
+	case c.readLock <- struct{}{}:
+		// No reader: drain frames ourselves until the peer's close frame.
+		c.nc.SetReadDeadline(time.Now().Add(closeHandshakeTimeout))
+		for c.readErr == nil {
+			c.readMessage()
+		}
+		<-c.readLock
+	case <-c.closeReceived:
+	case <-timer.C:
+	}
+	// Receiving the peer's close frame already closed the connection.
+	if err := c.nc.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+		return fmt.Errorf("wsdeflate: close: %w", err)
+	}
+	return nil
+}
+
+// writeClose sends one close frame, at most once per connection.
+func (c *Conn) writeClose(code StatusCode, reason string) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.closeSent {
+		return nil
+	}
+	c.closeSent = true
+	c.nc.SetWriteDeadline(time.Now().Add(closeHandshakeTimeout))
+	return c.writeFrame(opClose, false, appendClose(c.ctlBuf[:0], code, reason), true)
+}
+
+// fail fails the connection (RFC 6455 §7.1.7): it sends a close frame with
+// code, unless one was sent already, closes the TCP connection, and
+// returns the error every later Read returns.
+func (c *Conn) fail(code StatusCode, err error) error {
+	c.writeClose(code, "")
+	c.nc.Close()
+	return fmt.Errorf("wsdeflate: connection failed with %d: %w", code, err)
+}

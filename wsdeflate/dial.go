@@ -1,0 +1,183 @@
+package wsdeflate
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// DialOptions configures Dial. The zero value (or nil) offers
+// permessage-deflate with the zero Config and no subprotocol.
+type DialOptions struct {
+	// Header holds extra request headers, such as Origin or Authorization.
+	Header http.Header
+
+	// Subprotocols are offered in Sec-WebSocket-Protocol, most preferred
+	// first.
+	Subprotocols []string
+
+	// DisableCompression makes no permessage-deflate offer.
+	DisableCompression bool
+
+	// Compression is the offer made (Config.Offer) and the bound the
+	// server's answer is checked against.
+	Compression Config
+
+	// TLSConfig is used for wss:// URLs; nil means the zero tls.Config with
+	// the URL's host as ServerName.
+	TLSConfig *tls.Config
+
+	// ReadLimit is the largest message Read accepts, after decompression;
+	// 0 means DefaultReadLimit.
+	ReadLimit int64
+
+	// IdleRelease is as in AcceptOptions.
+	IdleRelease time.Duration
+}
+
+// Dial opens a WebSocket connection to a ws:// or wss:// URL (RFC 6455
+// §4.1). ctx bounds the TCP connect and the handshake. The handshake
+// response is returned also on failure when one was read, for its status
+// and headers; its body is closed.
+func Dial(ctx context.Context, rawURL string, opts *DialOptions) (*Conn, *http.Response, error) {
+	if opts == nil {
+		opts = &DialOptions{}
+	}
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("wsdeflate: dial: %w", err)
+	}
+	var secure bool
+	switch u.Scheme {
+	case "ws", "http":
+	case "wss", "https":
+		secure = true
+	default:
+		return nil, nil, fmt.Errorf("wsdeflate: dial: scheme %q is not ws or wss", u.Scheme)
+	}
+	addr := u.Host
+	if u.Port() == "" {
+		addr = net.JoinHostPort(u.Hostname(), map[bool]string{false: "80", true: "443"}[secure])
+	}
+	var d net.Dialer
+	nc, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("wsdeflate: dial: %w", err)
+	}
+	stop := watchContext(ctx, nc.SetDeadline)
+	defer stop()
+	if secure {
+		cfg := opts.TLSConfig.Clone()
+		if cfg == nil {
+			cfg = &tls.Config{}
+		}
+		if cfg.ServerName == "" {
+			cfg.ServerName = u.Hostname()
+		}
+		// RFC 6455 §4.1 speaks HTTP/1.1; never let ALPN pick h2.
+		cfg.NextProtos = []string{"http/1.1"}
+		tc := tls.Client(nc, cfg)
+		if err := tc.HandshakeContext(ctx); err != nil {
+			nc.Close()
+			return nil, nil, fmt.Errorf("wsdeflate: dial: tls: %w", err)
+		}
+		nc = tc
+	}
+	c, resp, err := handshake(ctx, nc, u, opts)
+	if err != nil {
+		nc.Close()
+		return nil, resp, err
+	}
+	// The handshake's deadline must not outlive it.
+	stop()
+	nc.SetDeadline(time.Time{})
+	return c, resp, nil
+}
+
+// handshake sends the opening request over nc and checks the response
+// (RFC 6455 §4.1, RFC 7692 §5).
+func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions) (*Conn, *http.Response, error) {
+	var raw [16]byte
+	rand.Read(raw[:])
+	key := base64.StdEncoding.EncodeToString(raw[:])
+	hu := *u
+	hu.Scheme = map[bool]string{false: "http", true: "https"}[u.Scheme == "wss" || u.Scheme == "https"]
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, hu.String(), nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("wsdeflate: dial: %w", err)
+	}
+	for k, v := range opts.Header {
+		req.Header[k] = v
+	}
+	req.Header.Set("Upgrade", "websocket")
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Sec-WebSocket-Key", key)
+	req.Header.Set("Sec-WebSocket-Version", "13")
+	if len(opts.Subprotocols) > 0 {
+		req.Header.Set("Sec-WebSocket-Protocol", strings.Join(opts.Subprotocols, ", "))
+	}
+	if !opts.DisableCompression {
+		req.Header.Set("Sec-WebSocket-Extensions", opts.Compression.Offer())
+	}
+	bw := bufio.NewWriter(nc)
+	if err := req.Write(bw); err != nil {
+		return nil, nil, fmt.Errorf("wsdeflate: dial: write handshake: %w", err)
+	}
+	if err := bw.Flush(); err != nil {
+		return nil, nil, fmt.Errorf("wsdeflate: dial: write handshake: %w", err)
+	}
+	br := bufio.NewReader(nc)
+	resp, err := http.ReadResponse(br, req)
+	if err != nil {
+		return nil, nil, fmt.Errorf("wsdeflate: dial: read handshake: %w", err)
+	}
+	resp.Body.Close()
+	// RFC 6455 §4.1: each of these failures MUST fail the connection.
+	switch {
+	case resp.StatusCode != http.StatusSwitchingProtocols:
+		return nil, resp, fmt.Errorf("wsdeflate: dial: server answered %s", resp.Status)
+	case !hasToken(resp.Header.Values("Upgrade"), "websocket"):
+		return nil, resp, errors.New(`wsdeflate: dial: Upgrade header lacks "websocket"`)
+	case !hasToken(resp.Header.Values("Connection"), "upgrade"):
+		return nil, resp, errors.New(`wsdeflate: dial: Connection header lacks "upgrade"`)
+	case resp.Header.Get("Sec-WebSocket-Accept") != acceptKey(key):
+		return nil, resp, errors.New("wsdeflate: dial: wrong Sec-WebSocket-Accept")
+	}
+	sub := resp.Header.Get("Sec-WebSocket-Protocol")
+	if sub != "" && !slices.Contains(opts.Subprotocols, sub) {
+		return nil, resp, fmt.Errorf("wsdeflate: dial: server chose subprotocol %q, which was not offered", sub)
+	}
+	exts := resp.Header.Values("Sec-WebSocket-Extensions")
+	var params *Params
+	if opts.DisableCompression {
+		if len(exts) > 0 {
+			return nil, resp, fmt.Errorf("wsdeflate: dial: server accepted extensions %q that were not offered", exts)
+		}
+	} else {
+		p, ok, err := ParseResponse(exts, opts.Compression)
+		if err != nil {
+			return nil, resp, fmt.Errorf("wsdeflate: dial: %w", err)
+		}
+		if ok {
+			params = &p
+		}
+	}
+	bufw := bufio.NewWriterSize(nc, 4<<10)
+	return newConn(nc, br, bufw, connConfig{
+		client:      true,
+		subprotocol: sub,
+		params:      params,
+		readLimit:   opts.ReadLimit,
+		idleRelease: opts.IdleRelease,
+	}), resp, nil
+}

@@ -1,0 +1,219 @@
+package wsdeflate
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+)
+
+// compressedSlack is how far a compressed message may exceed the read
+// limit before it is refused unread: deflate's stored blocks add 5 bytes
+// per 64 KiB, so an honest message stays well within it.
+const compressedSlack = 1 << 10
+
+// Read reads the next data message and returns its type and contents,
+// decompressed and, for text, validated as UTF-8. The returned slice is the
+// caller's. Pings are answered and pongs delivered to Ping while Read
+// waits. When the peer closes, Read answers the close frame and returns a
+// *CloseError; after any error the connection is unusable and every later
+// Read returns the same error. ctx bounds this call: its deadline becomes
+// the read deadline, and cancelling it fails the connection.
+func (c *Conn) Read(ctx context.Context) (MessageType, []byte, error) {
+	select {
+	case c.readLock <- struct{}{}:
+	case <-ctx.Done():
+		return 0, nil, fmt.Errorf("wsdeflate: read: %w", ctx.Err())
+	}
+	defer func() { <-c.readLock }()
+	if c.readErr != nil {
+		return 0, nil, c.readErr
+	}
+	stop := watchContext(ctx, c.nc.SetReadDeadline)
+	typ, msg, err := c.readMessage()
+	stop()
+	if err != nil {
+		return 0, nil, err
+	}
+	return typ, append([]byte(nil), msg...), nil
+}
+
+// readMessage reads frames until a whole data message has arrived,
+// handling control frames in between (RFC 6455 §5.4: they may be
+// interleaved with a fragmented message). The message it returns is valid
+// until the next call. Any error is stored in c.readErr.
+func (c *Conn) readMessage() (MessageType, []byte, error) {
+	typ, msg, err := c.readFrames()
+	if err != nil {
+		c.readErr = err
+		c.idle.stop()
+	}
+	return typ, msg, err
+}
+
+func (c *Conn) readFrames() (MessageType, []byte, error) {
+	var (
+		typ        opcode // of the message in progress; 0 when none
+		compressed bool
+	)
+	limit := c.readLimit.Load()
+	c.rbuf = c.rbuf[:0]
+	for {
+		h, err := readHeader(c.br, &c.hbuf)
+		if err != nil {
+			return 0, nil, c.readFailure(err)
+		}
+		// RFC 6455 §5.1: a server MUST fail on an unmasked frame, a client on
+		// a masked one.
+		if h.masked == c.client {
+			if c.client {
+				return 0, nil, c.fail(StatusProtocolError, errFrame("masked frame from the server"))
+			}
+			return 0, nil, c.fail(StatusProtocolError, errFrame("unmasked frame from the client"))
+		}
+		if h.rsv1 {
+			// RFC 7692 §6: RSV1 marks the first frame of a compressed data
+			// message, and only when permessage-deflate was negotiated.
+			if !c.compressed || h.op.isControl() || h.op == opContinuation {
+				return 0, nil, c.fail(StatusProtocolError, errFrame(fmt.Sprintf("RSV1 set on a frame with opcode %#x", byte(h.op))))
+			}
+		}
+		if h.op.isControl() {
+			if err := c.control(h); err != nil {
+				return 0, nil, err
+			}
+			continue
+		}
+		// RFC 6455 §5.4: a message is one data frame and then continuations.
+		switch {
+		case h.op == opContinuation && typ == 0:
+			return 0, nil, c.fail(StatusProtocolError, errFrame("continuation frame without a message to continue"))
+		case h.op != opContinuation && typ != 0:
+			return 0, nil, c.fail(StatusProtocolError, errFrame("new data frame inside a fragmented message"))
+		case h.op != opContinuation:
+			typ, compressed = h.op, h.rsv1
+		}
+		max := limit
+		if compressed {
+			max += compressedSlack
+		}
+		if int64(len(c.rbuf))+h.length > max {
+			return 0, nil, c.fail(StatusMessageTooBig, fmt.Errorf("message exceeds the %d-byte read limit", limit))
+		}
+		start := len(c.rbuf)
+		c.rbuf = grow(c.rbuf, int(h.length))
+		if _, err := io.ReadFull(c.br, c.rbuf[start:]); err != nil {
+			return 0, nil, c.readFailure(unexpected(err))
+		}
+		if h.masked {
+			mask(h.key, 0, c.rbuf[start:])
+		}
+		if !h.fin {
+			continue
+		}
+		msg := c.rbuf
+		if compressed {
+			msg, err = c.inflate(limit)
+			if err != nil {
+				return 0, nil, err
+			}
+		}
+		// RFC 6455 §8.1: a text message, decompressed and reassembled, MUST
+		// be UTF-8.
+		if typ == opText && !utf8.Valid(msg) {
+			return 0, nil, c.fail(StatusInvalidFramePayload, errFrame("text message is not UTF-8"))
+		}
+		c.idle.touch()
+		return MessageType(typ), msg, nil
+	}
+}
+
+// inflate decompresses the message in c.rbuf into c.mbuf.
+func (c *Conn) inflate(limit int64) ([]byte, error) {
+	c.dmu.Lock()
+	c.decomp.limit = int(min(limit, maxIntValue))
+	msg, err := c.decomp.Decompress(c.mbuf[:0], c.rbuf)
+	c.dmu.Unlock()
+	if msg != nil {
+		c.mbuf = msg
+	}
+	switch {
+	case errors.Is(err, ErrMessageTooBig):
+		// RFC 7692 §8.1 / RFC 6455 §7.4.1: a decompression bomb is too big.
+		return nil, c.fail(StatusMessageTooBig, err)
+	case err != nil:
+		return nil, c.fail(StatusInvalidFramePayload, err)
+	}
+	return msg, nil
+}
+
+// grow extends b by n bytes.
+func grow(b []byte, n int) []byte {
+	if cap(b)-len(b) < n {
+		b = append(b[:cap(b)], make([]byte, n-(cap(b)-len(b)))...)[:len(b)]
+	}
+	return b[:len(b)+n]
+}
+
+// readFailure turns a read error into the connection's final error: a
+// malformed frame fails the connection with 1002, anything else (the peer
+// vanished, a deadline) just closes it.
+func (c *Conn) readFailure(err error) error {
+	var fe errFrame
+	if errors.As(err, &fe) {
+		return c.fail(StatusProtocolError, err)
+	}
+	c.nc.Close()
+	if c.closeSent && errors.Is(err, io.EOF) {
+		return ErrClosed
+	}
+	return fmt.Errorf("wsdeflate: read: %w", err)
+}
+
+// control handles one control frame (RFC 6455 §5.5).
+func (c *Conn) control(h header) error {
+	var buf [maxControlPayload]byte
+	p := buf[:h.length]
+	if _, err := io.ReadFull(c.br, p); err != nil {
+		return c.readFailure(unexpected(err))
+	}
+	if h.masked {
+		mask(h.key, 0, p)
+	}
+	switch h.op {
+	case opPing:
+		// RFC 6455 §5.5.2: answer with a pong carrying the same payload,
+		// unless our close frame has gone out.
+		if err := c.writeControl(opPong, p); err != nil && !errors.Is(err, ErrClosed) {
+			return c.readFailure(err)
+		}
+	case opPong:
+		if len(p) == 4 {
+			c.pingMu.Lock()
+			if ch, ok := c.pings[binary.BigEndian.Uint32(p)]; ok {
+				close(ch)
+				delete(c.pings, binary.BigEndian.Uint32(p))
+			}
+			c.pingMu.Unlock()
+		}
+	case opClose:
+		ce, code, err := parseClose(p)
+		if err != nil {
+			return c.fail(code, err)
+		}
+		// RFC 6455 §5.5.1: echo the status code back, then close the TCP
+		// connection (§7.1.1: the server closes first; a client that sent
+		// close already has nothing more to wait for).
+		echo := ce.Code
+		if echo == StatusNoStatusRcvd {
+			echo = StatusNormalClosure
+		}
+		c.writeClose(echo, "")
+		close(c.closeReceived)
+		c.nc.Close()
+		return ce
+	}
+	return nil
+}
