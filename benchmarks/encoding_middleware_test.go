@@ -1,0 +1,208 @@
+package benchmarks
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// BenchmarkMiddleware compares squeeze's encoding middleware with gzhttp,
+// httpcompression and chi's Compress, one response per iteration, at the
+// same codec and level (see encodingCodings), on JSON replies and the
+// corpus's web assets. Two baselines do the encoding without a middleware:
+// "bare" is the codec's library used the usual way, "codec" is squeeze's
+// codec doing what its middleware does for that body. out-B is the body
+// sent, ratio the body's size over it.
+//
+//	go test -run '^$' -bench Middleware -benchtime 0.3s -count 5 . > mw.txt
+//	benchstat -col /impl mw.txt
+func BenchmarkMiddleware(b *testing.B) {
+	bodies := encodingBodies()
+	for _, c := range encodingCodings() {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.Header.Set("Accept-Encoding", c.name)
+		impls := encodingImpls(b, c)
+		for _, body := range bodies {
+			for _, impl := range impls {
+				serve := impl.prepare(body, r)
+				name := fmt.Sprintf("coding=%s/body=%s/impl=%s", c.name, body.name, impl.name)
+				b.Run(name, func(b *testing.B) {
+					w := &sinkWriter{h: http.Header{}}
+					checkEncoded(b, w, serve, impl, c.name, body.data)
+					b.ReportAllocs()
+					b.SetBytes(int64(len(body.data)))
+					for b.Loop() {
+						w.reset()
+						serve(w)
+					}
+					b.ReportMetric(float64(w.n), "out-B")
+					b.ReportMetric(float64(len(body.data))/float64(w.n), "ratio")
+				})
+			}
+		}
+	}
+}
+
+// encodingBody is one response body of BenchmarkMiddleware.
+type encodingBody struct {
+	name        string
+	contentType string
+	data        []byte
+}
+
+// encodingBodies returns JSON replies of 1, 4, 20 and 100 KB (the corpus's
+// json-<n>k.json where it has that size, generated ones of the same shape
+// otherwise) and the corpus's minified jQuery and Bootstrap CSS when the
+// corpus is there.
+func encodingBodies() []encodingBody {
+	var bodies []encodingBody
+	for _, size := range []int{1 << 10, 4 << 10, 20 << 10, 100 << 10} {
+		bodies = append(bodies, encodingBody{fmt.Sprintf("json-%dk", size>>10), "application/json", wsdeflateRepeated(size)})
+	}
+	assets := []struct{ file, contentType string }{
+		{"jquery-3.8.0.min.js", "text/javascript; charset=utf-8"},
+		{"bootstrap.min.css", "text/css; charset=utf-8"},
+	}
+	for _, a := range assets {
+		if data, err := os.ReadFile(filepath.Join(wsdeflateCorpusDir(), a.file)); err == nil {
+			bodies = append(bodies, encodingBody{a.file, a.contentType, data})
+		}
+	}
+	return bodies
+}
+
+// encodingImpl is one column of the table: a middleware or a baseline.
+type encodingImpl struct {
+	name       string
+	middleware bool // whether the output carries a Content-Encoding to check
+	decode     func(io.Reader) (io.Reader, error)
+	// prepare returns what serves one response of body to r.
+	prepare func(body encodingBody, r *http.Request) func(w *sinkWriter)
+}
+
+// encodingImpls returns squeeze, the peers offering c, and the two
+// baselines, squeeze first so that benchstat compares the others with it.
+func encodingImpls(b *testing.B, c encodingCoding) []encodingImpl {
+	squeeze, err := squeezeWrap(c)
+	if err != nil {
+		b.Fatal(err)
+	}
+	impls := []encodingImpl{middlewareImpl("squeeze", squeeze, c.decode)}
+	for _, p := range c.peers {
+		wrap, err := p.wrap()
+		if err != nil {
+			b.Fatalf("%s %s: %v", p.name, c.name, err)
+		}
+		decode := c.decode
+		if p.decode != nil {
+			decode = p.decode
+		}
+		impls = append(impls, middlewareImpl(p.name, wrap, decode))
+	}
+	for _, base := range []struct {
+		name string
+		make func(encodingCoding) (func(io.Writer, []byte) error, error)
+	}{{"bare", bareUsual}, {"codec", bareCodec}} {
+		encode, err := base.make(c)
+		if err != nil {
+			b.Fatal(err)
+		}
+		impls = append(impls, encodingImpl{
+			name:   base.name,
+			decode: c.decode,
+			prepare: func(body encodingBody, _ *http.Request) func(w *sinkWriter) {
+				return func(w *sinkWriter) {
+					if err := encode(w, body.data); err != nil {
+						w.err = err
+					}
+				}
+			},
+		})
+	}
+	return impls
+}
+
+// middlewareImpl serves each response through wrap around a handler that
+// sets the body's Content-Type and writes it in one call, as a JSON API or
+// a file handler does.
+func middlewareImpl(name string, wrap func(http.Handler) http.Handler, decode func(io.Reader) (io.Reader, error)) encodingImpl {
+	return encodingImpl{
+		name:       name,
+		middleware: true,
+		decode:     decode,
+		prepare: func(body encodingBody, r *http.Request) func(w *sinkWriter) {
+			contentType := []string{body.contentType}
+			h := wrap(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+				w.Header()["Content-Type"] = contentType
+				_, _ = w.Write(body.data)
+			}))
+			return func(w *sinkWriter) { h.ServeHTTP(w, r) }
+		},
+	}
+}
+
+// checkEncoded serves one response, outside the timed loop, and fails b
+// unless it decodes to body (and, from a middleware, says its coding).
+func checkEncoded(b *testing.B, w *sinkWriter, serve func(*sinkWriter), impl encodingImpl, coding string, body []byte) {
+	b.Helper()
+	w.keep = true
+	defer func() { w.keep, w.kept = false, nil }()
+	serve(w)
+	if w.err != nil {
+		b.Fatalf("encoding failed: %v", w.err)
+	}
+	if got := w.h.Get("Content-Encoding"); impl.middleware && got != coding {
+		b.Fatalf("Content-Encoding = %q, want %q (Content-Type %q)", got, coding, w.h.Get("Content-Type"))
+	}
+	rd, err := impl.decode(bytes.NewReader(w.kept))
+	if err != nil {
+		b.Fatalf("opening the %d-byte %s output: %v", len(w.kept), coding, err)
+	}
+	got, err := io.ReadAll(rd)
+	if err != nil {
+		b.Fatalf("decoding the %d-byte %s output: %v", len(w.kept), coding, err)
+	}
+	if !bytes.Equal(got, body) {
+		b.Fatalf("output decodes to %d bytes that differ from the %d-byte body", len(got), len(body))
+	}
+}
+
+// sinkWriter is a ResponseWriter that counts the body and drops it (keeps
+// it only for checkEncoded), so that the benchmark counts the middleware's
+// allocations and not a recorder's.
+type sinkWriter struct {
+	h      http.Header
+	status int
+	n      int64
+	err    error // a baseline's encoding error
+
+	keep bool
+	kept []byte
+}
+
+func (w *sinkWriter) Header() http.Header { return w.h }
+
+func (w *sinkWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+
+func (w *sinkWriter) Write(p []byte) (int, error) {
+	w.n += int64(len(p))
+	if w.keep {
+		w.kept = append(w.kept, p...)
+	}
+	return len(p), nil
+}
+
+// reset readies w for the next response, keeping the header map.
+func (w *sinkWriter) reset() {
+	clear(w.h)
+	w.status, w.n = 0, 0
+}
