@@ -1,0 +1,128 @@
+package precompressed
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/squeezehttp/squeeze/encoding"
+)
+
+// Sidecar names one kind of precompressed file: the content-coding it holds
+// and the extension appended to the original's name ("app.js" + ".br").
+type Sidecar struct {
+	// Coding is the content-coding token sent in Content-Encoding, in lower
+	// case: "zstd", "br", "gzip".
+	Coding string
+	// Ext is the suffix of the sidecar's name, with its leading dot.
+	Ext string
+}
+
+// DefaultSidecars returns the sidecars FileServer looks for when
+// Config.Sidecars is nil, in the order that breaks ties between codings the
+// client weighs equally: zstd decodes fastest, brotli is smallest on text,
+// gzip is understood everywhere.
+func DefaultSidecars() []Sidecar {
+	return []Sidecar{{"zstd", ".zst"}, {"br", ".br"}, {"gzip", ".gz"}}
+}
+
+// Config tunes a FileServer. The zero value is the recommended setup.
+type Config struct {
+	// Sidecars lists the precompressed variants looked for beside each file,
+	// in the server's order of preference. Nil means DefaultSidecars. A
+	// sidecar with an empty Coding or an Ext without a leading dot makes
+	// FileServer panic.
+	Sidecars []Sidecar
+
+	// ServeStale serves sidecars older than their original. By default a
+	// sidecar whose modification time is before the original's is taken to
+	// be left over from an earlier build and ignored.
+	ServeStale bool
+
+	// HideSidecars answers 404 to a request naming a sidecar directly (any
+	// name ending in one of the Sidecars' extensions). By default such a
+	// request gets the file itself, as the archive it is (application/gzip
+	// for ".gz"), without Content-Encoding.
+	HideSidecars bool
+
+	// ServeDotfiles serves names with an element starting with a dot. By
+	// default they answer 404, and so do their sidecars.
+	ServeDotfiles bool
+
+	// Hide, when set, answers 404 for every slash-separated name (as in
+	// fs.FS, without a leading slash) for which it returns true. It is
+	// asked about sidecar names too, and a hidden sidecar is never served.
+	Hide func(name string) bool
+
+	// CheckInterval is how long a file's stat results (found or not found)
+	// are trusted before they are checked again. Zero means one second; a
+	// negative value checks on every request. Files reporting a zero
+	// modification time, as embed.FS does, are taken to be immutable and
+	// are never checked again.
+	CheckInterval time.Duration
+
+	// Fallback lists the codecs used to compress, on the fly, a compressible
+	// file that has no sidecar, in the server's order of preference. Nil
+	// means zstd, brotli and gzip at their default levels.
+	Fallback []encoding.Codec
+
+	// FallbackCacheBytes bounds the memory that holds files compressed on
+	// the fly, least recently used first out. Zero means 32 MiB; a negative
+	// value turns on-the-fly compression off. Files larger than a quarter
+	// of the budget are served uncompressed instead.
+	FallbackCacheBytes int64
+
+	// FallbackMinSize is the smallest file compressed on the fly. Zero
+	// means 512 bytes: below that the saving does not pay for the headers.
+	FallbackMinSize int64
+}
+
+const (
+	defaultCheckInterval = time.Second
+	defaultCacheBytes    = 32 << 20
+	defaultMinSize       = 512
+)
+
+// sidecars returns cfg's sidecars with defaults applied, panicking on a
+// malformed entry, which is a programming error rather than input.
+func (cfg *Config) sidecars() []Sidecar {
+	if cfg.Sidecars == nil {
+		return DefaultSidecars()
+	}
+	out := make([]Sidecar, len(cfg.Sidecars))
+	for i, sc := range cfg.Sidecars {
+		if sc.Coding == "" || len(sc.Ext) < 2 || sc.Ext[0] != '.' || strings.Contains(sc.Ext, "/") {
+			panic(fmt.Sprintf("precompressed: invalid sidecar %+v: need a coding and an extension like \".br\"", sc))
+		}
+		out[i] = Sidecar{Coding: strings.ToLower(sc.Coding), Ext: sc.Ext}
+	}
+	return out
+}
+
+func (cfg *Config) checkInterval() time.Duration {
+	if cfg.CheckInterval == 0 {
+		return defaultCheckInterval
+	}
+	return cfg.CheckInterval
+}
+
+func (cfg *Config) fallback() []encoding.Codec {
+	if cfg.Fallback == nil {
+		return []encoding.Codec{encoding.Zstd(), encoding.Brotli(), encoding.Gzip()}
+	}
+	return cfg.Fallback
+}
+
+func (cfg *Config) cacheBytes() int64 {
+	if cfg.FallbackCacheBytes == 0 {
+		return defaultCacheBytes
+	}
+	return cfg.FallbackCacheBytes
+}
+
+func (cfg *Config) minSize() int64 {
+	if cfg.FallbackMinSize == 0 {
+		return defaultMinSize
+	}
+	return cfg.FallbackMinSize
+}

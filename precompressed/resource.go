@@ -1,0 +1,246 @@
+package precompressed
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"errors"
+	"io"
+	"io/fs"
+	"mime"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/squeezehttp/squeeze/encoding"
+)
+
+// maxResources bounds the stat cache, so that requests for random missing
+// names cannot grow it without limit.
+const maxResources = 1 << 16
+
+type kind uint8
+
+const (
+	kindNone kind = iota
+	kindFile
+	kindDir
+)
+
+// resource is what one name resolves to: the original file, the fresh
+// sidecars beside it, and the facts about them that every request needs.
+type resource struct {
+	name     string
+	kind     kind
+	checked  time.Time
+	forever  bool     // zero modification times: an immutable tree
+	original *variant // nil when only sidecars exist
+	sidecars []*variant
+	offers   []string // the sidecars' codings, for negotiate.Select
+	ctype    string
+	fallback bool // compress the original on the fly
+}
+
+// variant is one file that can answer for a resource.
+type variant struct {
+	name    string
+	coding  string // "" for the original
+	size    int64
+	modTime time.Time
+	digest  *digest
+}
+
+// digest is the content hash of a variant, computed the first time it is
+// served and carried over to later resolutions while size and modification
+// time stay the same.
+type digest struct {
+	once sync.Once
+	sum  string
+	err  error
+}
+
+// get returns the hash of the file f, reading it and seeking back to the
+// start the first time.
+func (d *digest) get(f io.ReadSeeker) (string, error) {
+	d.once.Do(func() {
+		h := sha256.New()
+		if _, d.err = io.Copy(h, f); d.err == nil {
+			_, d.err = f.Seek(0, io.SeekStart)
+		}
+		d.sum = hashString(h.Sum(nil))
+	})
+	return d.sum, d.err
+}
+
+// hashString is the ETag form of a SHA-256 sum: 96 bits, base64url, enough
+// that two versions of a file never collide in a cache.
+func hashString(sum []byte) string { return base64.RawURLEncoding.EncodeToString(sum[:12]) }
+
+// lookup returns the resource name resolves to, from the cache while its
+// stat results are fresh.
+func (s *server) lookup(name string) *resource {
+	s.mu.RLock()
+	old := s.resources[name]
+	s.mu.RUnlock()
+	if old != nil && (old.forever || (s.interval > 0 && time.Since(old.checked) < s.interval)) {
+		return old
+	}
+	res := s.resolve(name, old)
+	s.mu.Lock()
+	if len(s.resources) >= maxResources {
+		for k := range s.resources { // map order is random: a random eviction
+			delete(s.resources, k)
+			if len(s.resources) < maxResources*3/4 {
+				break
+			}
+		}
+	}
+	s.resources[name] = res
+	s.mu.Unlock()
+	return res
+}
+
+// invalidate drops what the cache knows of name after a file was seen to
+// differ from it.
+func (s *server) invalidate(name string) {
+	s.mu.Lock()
+	delete(s.resources, name)
+	s.mu.Unlock()
+}
+
+// resolve stats name and its sidecars. old, the previous resolution, lends
+// its digests to files that did not change.
+func (s *server) resolve(name string, old *resource) *resource {
+	res := &resource{name: name, checked: time.Now()}
+	fi, err := fs.Stat(s.fsys, name)
+	if err == nil && fi.IsDir() {
+		res.kind = kindDir
+		res.forever = fi.ModTime().IsZero()
+		return res
+	}
+	if err == nil && fi.Mode().IsRegular() {
+		res.original = &variant{name: name, size: fi.Size(), modTime: fi.ModTime()}
+	}
+	direct := s.sidecarOf(name)
+	if direct == nil {
+		for _, sc := range s.sidecars {
+			sname := name + sc.Ext
+			if s.hide != nil && s.hide(sname) {
+				continue
+			}
+			sfi, err := fs.Stat(s.fsys, sname)
+			if err != nil || !sfi.Mode().IsRegular() {
+				continue
+			}
+			if res.original != nil && !s.serveStale && sfi.ModTime().Before(res.original.modTime) {
+				continue // left over from an earlier build of the original
+			}
+			res.sidecars = append(res.sidecars, &variant{name: sname, coding: sc.Coding, size: sfi.Size(), modTime: sfi.ModTime()})
+			res.offers = append(res.offers, sc.Coding)
+		}
+	}
+	if res.original == nil && len(res.sidecars) == 0 {
+		res.forever = s.immutable()
+		return res
+	}
+	res.kind = kindFile
+	res.forever = true
+	for _, v := range res.all() {
+		v.digest = old.digestOf(v)
+		res.forever = res.forever && v.modTime.IsZero()
+	}
+	switch {
+	case direct != nil:
+		res.ctype = archiveType(direct.Coding)
+	default:
+		res.ctype = mime.TypeByExtension(path.Ext(name))
+		if res.ctype == "" {
+			res.ctype = s.sniff(res)
+		}
+	}
+	res.fallback = s.cache != nil && direct == nil && res.original != nil && len(res.sidecars) == 0 &&
+		res.original.size >= s.minSize && res.original.size <= s.maxSize && encoding.CompressibleType(mediaType(res.ctype))
+	return res
+}
+
+// all returns the resource's variants, original first.
+func (res *resource) all() []*variant {
+	if res.original == nil {
+		return res.sidecars
+	}
+	return append([]*variant{res.original}, res.sidecars...)
+}
+
+// digestOf returns the digest of v's unchanged counterpart in res, or a new
+// one. res may be nil.
+func (res *resource) digestOf(v *variant) *digest {
+	if res != nil {
+		for _, o := range res.all() {
+			if o.name == v.name && o.size == v.size && o.modTime.Equal(v.modTime) {
+				return o.digest
+			}
+		}
+	}
+	return new(digest)
+}
+
+// immutable reports whether a name found missing stays missing: an embedded
+// tree cannot change.
+func (s *server) immutable() bool {
+	_, ok := s.fsys.(embed.FS)
+	return ok
+}
+
+// sniff detects the type of a file whose extension says nothing, from the
+// first 512 bytes of its original or of a decodable sidecar, as
+// http.ServeContent would (RFC 9110 §8.3 leaves the choice to the server).
+func (s *server) sniff(res *resource) string {
+	const fallback = "application/octet-stream"
+	var src *variant
+	if res.original != nil {
+		src = res.original
+	} else if src = decodable(res.sidecars); src == nil {
+		return fallback
+	}
+	f, err := s.fsys.Open(src.name)
+	if err != nil {
+		return fallback
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if src.coding != "" {
+		dec, err := newDecoder(src.coding, f)
+		if err != nil {
+			return fallback
+		}
+		defer dec.Close()
+		r = dec
+	}
+	buf := make([]byte, 512)
+	n, err := io.ReadFull(r, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return fallback
+	}
+	return http.DetectContentType(buf[:n])
+}
+
+// archiveType is the Content-Type of a sidecar requested by its own name.
+func archiveType(coding string) string {
+	switch coding {
+	case "gzip":
+		return "application/gzip" // RFC 6713
+	case "zstd":
+		return "application/zstd" // RFC 8878 §8.1
+	}
+	return "application/octet-stream" // brotli has no registered media type
+}
+
+// mediaType strips parameters and case from a Content-Type.
+func mediaType(ctype string) string {
+	if i := strings.IndexByte(ctype, ';'); i >= 0 {
+		ctype = ctype[:i]
+	}
+	return strings.ToLower(strings.TrimSpace(ctype))
+}

@@ -1,0 +1,236 @@
+package precompressed
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/squeezehttp/squeeze/negotiate"
+)
+
+// serve answers a request for a file resource with the variant the client
+// should get.
+func (s *server) serve(w http.ResponseWriter, r *http.Request, res *resource) {
+	h := w.Header()
+	if len(res.offers) > 0 || res.fallback {
+		// RFC 9110 §12.5.5: every response of a negotiated resource, the
+		// identity one and 304s included, says what it varies on.
+		negotiate.AddVary(h, "Accept-Encoding")
+	}
+	h.Set("Content-Type", res.ctype)
+	if len(res.sidecars) > 0 {
+		coding, _ := negotiate.Select(r.Header, res.offers...)
+		switch {
+		case coding != "":
+			for _, v := range res.sidecars {
+				if v.coding == coding {
+					s.serveFile(w, r, res, v)
+					return
+				}
+			}
+		case res.original != nil:
+			s.serveFile(w, r, res, res.original)
+		default:
+			s.serveDecoded(w, r, res)
+		}
+		return
+	}
+	if res.fallback {
+		// A client that excludes identity still gets it when nothing else
+		// is acceptable, as RFC 9110 §12.5.3 lets a server do.
+		if coding, _ := negotiate.Select(r.Header, s.fallbackNames...); coding != "" && s.serveCompressed(w, r, res, coding) {
+			return
+		}
+	}
+	s.serveFile(w, r, res, res.original)
+}
+
+// serveFile sends the file v through http.ServeContent, which implements
+// Range, If-Range, If-Match, If-None-Match, If-Modified-Since and HEAD
+// (RFC 9110 §13, §14) on the bytes of v, the encoded ones for a sidecar
+// (RFC 9110 §14.1.1: ranges are of the selected representation).
+func (s *server) serveFile(w http.ResponseWriter, r *http.Request, res *resource, v *variant) {
+	f, err := s.fsys.Open(v.name)
+	if err != nil {
+		s.invalidate(res.name)
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || fi.Size() != v.size || !fi.ModTime().Equal(v.modTime) {
+		// The file changed since it was statted: forget what we knew, so
+		// that the next request re-resolves and re-hashes it.
+		s.invalidate(res.name)
+		http.Error(w, "503 file changed while being served, retry", http.StatusServiceUnavailable)
+		return
+	}
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		b, err := io.ReadAll(f)
+		if err != nil {
+			http.Error(w, "500 cannot read file", http.StatusInternalServerError)
+			return
+		}
+		rs = bytes.NewReader(b)
+	}
+	sum, err := v.digest.get(rs)
+	if err != nil {
+		s.invalidate(res.name)
+		http.Error(w, "500 cannot read file", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("ETag", etag(sum, v.coding))
+	http.ServeContent(codingWriter(w, v.coding), r, "", v.modTime, rs)
+}
+
+// etag is the strong entity tag of a variant whose bytes hash to sum. The
+// coding is part of it so that no two variants share a tag even in a cache
+// that ignores Vary (RFC 9110 §8.8.3.3).
+func etag(sum, coding string) string {
+	if coding == "" {
+		return `"` + sum + `"`
+	}
+	return `"` + sum + "-" + coding + `"`
+}
+
+// codingWriter returns w, adding Content-Encoding: coding to a 200 or 206.
+// Setting it only then keeps it off 304, 412 and 416, and lets
+// http.ServeContent send Content-Length, which it omits when it sees
+// Content-Encoding already set.
+func codingWriter(w http.ResponseWriter, coding string) http.ResponseWriter {
+	if coding == "" {
+		return w
+	}
+	return &encodedWriter{ResponseWriter: w, coding: coding}
+}
+
+type encodedWriter struct {
+	http.ResponseWriter
+	coding      string
+	wroteHeader bool
+}
+
+func (w *encodedWriter) WriteHeader(code int) {
+	if !w.wroteHeader {
+		w.wroteHeader = true
+		if code == http.StatusOK || code == http.StatusPartialContent {
+			w.Header().Set("Content-Encoding", w.coding)
+		}
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *encodedWriter) Write(p []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// ReadFrom hands the copy to the connection's own ReadFrom, so that a file
+// still goes out with sendfile.
+func (w *encodedWriter) ReadFrom(r io.Reader) (int64, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	return io.Copy(w.ResponseWriter, r)
+}
+
+// Unwrap gives http.ResponseController the connection's writer.
+func (w *encodedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// serveDecoded answers a client that accepts none of the sidecars of a
+// resource whose original is missing, by decoding one as it is sent. Its
+// length is not known in advance, so there is no Range and the ETag is weak
+// (RFC 9110 §8.8.1).
+func (s *server) serveDecoded(w http.ResponseWriter, r *http.Request, res *resource) {
+	v := decodable(res.sidecars)
+	if v == nil {
+		http.Error(w, "406 not acceptable: no representation in an acceptable coding", http.StatusNotAcceptable)
+		return
+	}
+	f, err := s.fsys.Open(v.name)
+	if err != nil {
+		s.invalidate(res.name)
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		b, err := io.ReadAll(f)
+		if err != nil {
+			http.Error(w, "500 cannot read file", http.StatusInternalServerError)
+			return
+		}
+		rs = bytes.NewReader(b)
+	}
+	sum, err := v.digest.get(rs)
+	if err != nil {
+		s.invalidate(res.name)
+		http.Error(w, "500 cannot read file", http.StatusInternalServerError)
+		return
+	}
+	tag := `W/"` + sum + "-" + v.coding + `-decoded"`
+	h := w.Header()
+	h.Set("ETag", tag)
+	if !v.modTime.IsZero() {
+		h.Set("Last-Modified", v.modTime.UTC().Format(http.TimeFormat))
+	}
+	if code := weakPreconditions(r, tag, v.modTime); code != 0 {
+		if code == http.StatusNotModified {
+			h.Del("Content-Type")
+			w.WriteHeader(code)
+			return
+		}
+		http.Error(w, "412 precondition failed", code)
+		return
+	}
+	if r.Method == http.MethodHead {
+		w.WriteHeader(http.StatusOK)
+		return
+	}
+	dec, err := newDecoder(v.coding, rs)
+	if err != nil {
+		http.Error(w, "500 cannot decode sidecar", http.StatusInternalServerError)
+		return
+	}
+	defer dec.Close()
+	if _, err := io.Copy(w, dec); err != nil {
+		// The status is gone; aborting is the only way left to tell the
+		// client that the body is incomplete.
+		panic(http.ErrAbortHandler)
+	}
+}
+
+// weakPreconditions evaluates RFC 9110 §13.2.2 for a representation whose
+// only validator is the weak tag: If-Match needs a strong match, which a
+// weak tag never gives (§13.1.1); If-None-Match uses weak comparison
+// (§13.1.2), and If-Modified-Since counts only without it (§13.1.3). It
+// returns 412, 304 or 0 to go on.
+func weakPreconditions(r *http.Request, tag string, modTime time.Time) int {
+	if im := r.Header.Get("If-Match"); im != "" && strings.TrimSpace(im) != "*" {
+		return http.StatusPreconditionFailed
+	}
+	if inm := r.Header.Values("If-None-Match"); len(inm) > 0 {
+		opaque := strings.TrimPrefix(tag, "W/")
+		for _, line := range inm {
+			for _, t := range strings.Split(line, ",") {
+				t = strings.TrimSpace(t)
+				if t == "*" || strings.TrimPrefix(t, "W/") == opaque {
+					return http.StatusNotModified
+				}
+			}
+		}
+		return 0
+	}
+	if ims := r.Header.Get("If-Modified-Since"); ims != "" && !modTime.IsZero() {
+		if t, err := http.ParseTime(ims); err == nil && !modTime.Truncate(time.Second).After(t) {
+			return http.StatusNotModified
+		}
+	}
+	return 0
+}

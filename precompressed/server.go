@@ -1,0 +1,180 @@
+package precompressed
+
+import (
+	"io/fs"
+	"net/http"
+	"os"
+	"path"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/squeezehttp/squeeze/encoding"
+)
+
+// server is the handler FileServer returns.
+type server struct {
+	fsys         fs.FS
+	sidecars     []Sidecar
+	serveStale   bool
+	hideSidecars bool
+	dotfiles     bool
+	hide         func(string) bool
+	interval     time.Duration
+
+	fallback      []encoding.Codec
+	fallbackNames []string
+	cache         *memCache // nil when on-the-fly compression is off
+	minSize       int64
+	maxSize       int64
+
+	mu        sync.RWMutex
+	resources map[string]*resource
+}
+
+// FileServer returns a handler that serves the files of fsys, choosing for
+// each request among the file and its precompressed sidecars (see Config)
+// by the request's Accept-Encoding (RFC 9110 §12.5.3). It answers GET and
+// HEAD only; everything else gets 405.
+//
+// The request's URL path names the file, as with http.FileServerFS: wrap the
+// handler in http.StripPrefix to serve it under a prefix. A path ending in a
+// slash names the directory's index.html; there are no directory listings.
+//
+// os.DirFS follows symbolic links out of its directory; use FileServerRoot
+// to serve an operating-system directory.
+func FileServer(fsys fs.FS, cfg Config) http.Handler {
+	s := &server{
+		fsys:         fsys,
+		sidecars:     cfg.sidecars(),
+		serveStale:   cfg.ServeStale,
+		hideSidecars: cfg.HideSidecars,
+		dotfiles:     cfg.ServeDotfiles,
+		hide:         cfg.Hide,
+		interval:     cfg.checkInterval(),
+		minSize:      cfg.minSize(),
+		resources:    make(map[string]*resource),
+	}
+	if budget := cfg.cacheBytes(); budget > 0 {
+		s.fallback = cfg.fallback()
+		for _, c := range s.fallback {
+			s.fallbackNames = append(s.fallbackNames, c.Name())
+		}
+		s.cache = newMemCache(budget)
+		s.maxSize = budget / 4
+	}
+	return s
+}
+
+// FileServerRoot is FileServer for an operating-system directory opened with
+// os.OpenRoot: no name, symbolic link or ".." can reach outside it. The
+// caller keeps root open for as long as the handler serves.
+func FileServerRoot(root *os.Root, cfg Config) http.Handler {
+	return FileServer(root.FS(), cfg)
+}
+
+func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		// RFC 9110 §15.5.6: a 405 lists the methods the resource supports.
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	upath := r.URL.Path
+	if !strings.HasPrefix(upath, "/") {
+		upath = "/" + upath
+	}
+	name, ok := fileName(upath)
+	if !ok {
+		http.Error(w, "400 bad request: invalid path", http.StatusBadRequest)
+		return
+	}
+	if s.hidden(name) {
+		http.NotFound(w, r)
+		return
+	}
+	if strings.HasSuffix(upath, "/index.html") {
+		// The directory is the canonical name of its index, as with
+		// http.FileServer, so that caches hold one copy.
+		localRedirect(w, r, "./")
+		return
+	}
+	res := s.lookup(name)
+	switch {
+	case res.kind == kindNone:
+		http.NotFound(w, r)
+	case res.kind == kindDir && !strings.HasSuffix(upath, "/"):
+		localRedirect(w, r, path.Base(upath)+"/")
+	case res.kind == kindDir:
+		index := path.Join(name, "index.html")
+		if s.hidden(index) {
+			http.NotFound(w, r)
+			return
+		}
+		res = s.lookup(index)
+		if res.kind != kindFile {
+			http.NotFound(w, r)
+			return
+		}
+		s.serve(w, r, res)
+	case strings.HasSuffix(upath, "/"):
+		localRedirect(w, r, "../"+path.Base(name))
+	default:
+		s.serve(w, r, res)
+	}
+}
+
+// fileName turns a rooted URL path into an fs.FS name, reporting false for a
+// path that tries to climb out with ".." (already decoded from %2e%2e by
+// net/url), or that holds a backslash or NUL some file systems would
+// interpret.
+func fileName(upath string) (string, bool) {
+	if strings.ContainsAny(upath, "\\\x00") {
+		return "", false
+	}
+	for _, elem := range strings.Split(upath, "/") {
+		if elem == ".." {
+			return "", false
+		}
+	}
+	name := strings.TrimPrefix(path.Clean(upath), "/")
+	if name == "" {
+		name = "."
+	}
+	return name, fs.ValidPath(name)
+}
+
+// hidden reports whether name must answer 404 whether or not it exists.
+func (s *server) hidden(name string) bool {
+	if !s.dotfiles && name != "." {
+		for _, elem := range strings.Split(name, "/") {
+			if strings.HasPrefix(elem, ".") {
+				return true
+			}
+		}
+	}
+	if s.hideSidecars && s.sidecarOf(name) != nil {
+		return true
+	}
+	return s.hide != nil && s.hide(name)
+}
+
+// sidecarOf returns the sidecar whose extension name ends with, or nil.
+func (s *server) sidecarOf(name string) *Sidecar {
+	for i := range s.sidecars {
+		if strings.HasSuffix(name, s.sidecars[i].Ext) && len(name) > len(s.sidecars[i].Ext) {
+			return &s.sidecars[i]
+		}
+	}
+	return nil
+}
+
+// localRedirect answers 301 to target, relative to the request's path so
+// that it survives http.StripPrefix, keeping the query.
+func localRedirect(w http.ResponseWriter, r *http.Request, target string) {
+	if r.URL.RawQuery != "" {
+		target += "?" + r.URL.RawQuery
+	}
+	w.Header().Set("Location", target)
+	w.WriteHeader(http.StatusMovedPermanently)
+}
