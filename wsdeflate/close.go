@@ -153,10 +153,10 @@ func (c *Conn) Close(code StatusCode, reason string) error {
 func (c *Conn) writeClose(code StatusCode, reason string) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if c.closeSent {
+	if c.closeSent.Load() {
 		return nil
 	}
-	c.closeSent = true
+	c.closeSent.Store(true)
 	c.nc.SetWriteDeadline(time.Now().Add(closeHandshakeTimeout))
 	return c.writeFrame(opClose, false, appendClose(c.ctlBuf[:0], code, reason), true)
 }

@@ -54,7 +54,7 @@ type Conn struct {
 	wbuf      []byte // compressed or masked payload
 	hdrBuf    []byte
 	ctlBuf    [maxControlPayload]byte
-	closeSent bool
+	closeSent atomic.Bool // set under wmu; read by Read too
 
 	// Reading: readLock is held by the one Read in progress (a channel so
 	// that Close can wait for it with a timeout).

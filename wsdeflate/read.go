@@ -166,7 +166,7 @@ func (c *Conn) readFailure(err error) error {
 		return c.fail(StatusProtocolError, err)
 	}
 	c.nc.Close()
-	if c.closeSent && errors.Is(err, io.EOF) {
+	if c.closeSent.Load() && errors.Is(err, io.EOF) {
 		return ErrClosed
 	}
 	return fmt.Errorf("wsdeflate: read: %w", err)

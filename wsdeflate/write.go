@@ -19,7 +19,7 @@ func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if c.closeSent {
+	if c.closeSent.Load() {
 		return ErrClosed
 	}
 	stop := watchContext(ctx, c.nc.SetWriteDeadline)
@@ -43,7 +43,7 @@ func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 // writeFailure ends the write side after an error: what the peer received
 // is unknown, so nothing more may follow.
 func (c *Conn) writeFailure(err error) error {
-	c.closeSent = true
+	c.closeSent.Store(true)
 	c.nc.Close()
 	return fmt.Errorf("wsdeflate: write: %w", err)
 }
@@ -52,7 +52,7 @@ func (c *Conn) writeFailure(err error) error {
 func (c *Conn) writeControl(op opcode, p []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if c.closeSent {
+	if c.closeSent.Load() {
 		return ErrClosed
 	}
 	buf := c.ctlBuf[:len(p)]
@@ -67,7 +67,12 @@ func (c *Conn) writeControl(op opcode, p []byte) error {
 // owned says payload is the connection's own buffer, which a client may
 // mask in place; otherwise it masks a copy.
 func (c *Conn) writeFrame(op opcode, rsv1 bool, payload []byte, owned bool) error {
-	h := header{fin: true, rsv1: rsv1, op: op, length: int64(len(payload))}
+	return c.writeFragment(true, op, rsv1, payload, owned)
+}
+
+// writeFragment is writeFrame for any frame of a message.
+func (c *Conn) writeFragment(fin bool, op opcode, rsv1 bool, payload []byte, owned bool) error {
+	h := header{fin: fin, rsv1: rsv1, op: op, length: int64(len(payload))}
 	if c.client {
 		// RFC 6455 §5.3: a fresh, unpredictable key for every frame.
 		h.masked = true
