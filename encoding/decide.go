@@ -2,6 +2,7 @@ package encoding
 
 import (
 	"hash/maphash"
+	"math/rand/v2"
 	"net/http"
 	"strconv"
 	"strings"
@@ -37,7 +38,7 @@ func (w *responseWriter) verdictFromHeader() verdict {
 		return passPlain
 	case h["Content-Range"] != nil: // a part of some representation: RFC 9110 §14.4
 		return passPlain
-	case noTransform(h["Cache-Control"]): // RFC 9111 §5.2.2.6, §5.2.1.6
+	case hasToken(h["Cache-Control"], "no-transform"): // RFC 9111 §5.2.2.6, §5.2.1.6
 		return passPlain
 	}
 	ct, typed := h["Content-Type"]
@@ -52,7 +53,7 @@ func (w *responseWriter) verdictFromHeader() verdict {
 		return undecidedVerdict
 	case w.coding == "":
 		return passVaried
-	case size >= int64(w.s.bufferSize) && w.req.Method != http.MethodHead:
+	case size > int64(w.s.bufferSize) && w.req.Method != http.MethodHead:
 		return compressStream
 	}
 	return undecidedVerdict
@@ -99,12 +100,14 @@ func compressibleStatus(code int) bool {
 	return code >= 200
 }
 
-func noTransform(cacheControl []string) bool {
-	for _, v := range cacheControl {
+// hasToken reports whether the comma-separated field lines list token,
+// compared without regard to case.
+func hasToken(lines []string, token string) bool {
+	for _, v := range lines {
 		for v != "" {
-			var directive string
-			directive, v, _ = strings.Cut(v, ",")
-			if strings.EqualFold(strings.TrimSpace(directive), "no-transform") {
+			var elem string
+			elem, v, _ = strings.Cut(v, ",")
+			if strings.EqualFold(strings.TrimSpace(elem), token) {
 				return true
 			}
 		}
@@ -143,16 +146,11 @@ func (w *responseWriter) commit(v verdict) {
 		if w.commitCompressed(v) {
 			return
 		}
-		v = passVaried // the encoder could not start: identity is still right
+		addVary(h) // the encoder could not start: identity is still right
 	case passVaried:
 		addVary(h)
 	case passNotModified:
-		if w.stripped {
-			// The client holds the compressed representation: the 304 must
-			// name its validator (RFC 9110 §15.4.5) and its Vary.
-			w.adjustETag(h)
-			addVary(h)
-		}
+		w.notModified(h)
 	}
 	w.state = identity
 	w.rw.WriteHeader(w.statusOrOK())
@@ -161,19 +159,44 @@ func (w *responseWriter) commit(v verdict) {
 	}
 }
 
+// notModified gives a 304 the validators and Vary of the 200 it stands for
+// (RFC 9110 §15.4.5). Which 200 that is, compressed or not, the client said
+// in its If-None-Match.
+func (w *responseWriter) notModified(h http.Header) {
+	if ct, typed := h["Content-Type"]; !typed || w.s.types(mediaType(first(ct))) {
+		addVary(h)
+	}
+	switch {
+	case w.stripped:
+		w.adjustETag(h) // the client holds the compressed representation
+	case w.s.etag == ETagWeaken && w.coding != "":
+		if etag := h.Get("Etag"); isStrongETag(etag) && containsSuffix(w.req.Header["If-None-Match"], "W/"+etag) {
+			h.Set("Etag", "W/"+etag)
+		}
+	}
+}
+
 // commitCompressed sets the headers of a compressed response and sends the
 // held-back body through the encoder, or whole when the handler is done. It
 // reports false, having changed nothing, when the encoder cannot be had.
 func (w *responseWriter) commitCompressed(v verdict) bool {
-	h := w.Header()
 	head := w.req.Method == http.MethodHead
 	var enc Writer
-	if v == compressStream && !head {
+	var whole *[]byte
+	switch {
+	case head:
+	case v == compressWhole:
+		if whole = w.encodeWhole(); whole == nil {
+			return false
+		}
+		defer putBuffer(whole)
+	default:
 		var err error
-		if enc, err = w.pool.getPadded(&w.out, w.padding()); err != nil {
+		if enc, err = w.pool.get(&w.out); err != nil {
 			return false
 		}
 	}
+	h := w.Header()
 	h["Content-Encoding"] = w.offer.contentEncoding
 	addVary(h)
 	delete(h, "Content-Length")
@@ -186,11 +209,22 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 		// finding it would mean compressing a body nobody reads.
 		w.state = identity
 		w.rw.WriteHeader(w.statusOrOK())
-	case v == compressWhole:
-		w.sendWhole()
+	case whole != nil:
+		if !hasTrailers(h) {
+			// Content-Length would end chunked framing, and with it the
+			// trailers the handler declared.
+			h["Content-Length"] = []string{strconv.Itoa(len(*whole))}
+		}
+		w.rw.WriteHeader(w.statusOrOK())
+		_, _ = w.out.Write(*whole)
 	default:
 		w.enc = enc
+		pad := w.padding(true)
+		setGzipComment(enc, pad) // goes out with the gzip header, at the first write
 		w.rw.WriteHeader(w.statusOrOK())
+		if pad > 0 && w.coding == "zstd" {
+			w.writeZstdPadding(pad)
+		}
 		if body := w.held(); len(body) > 0 {
 			_, _ = w.encode(body)
 		}
@@ -198,39 +232,56 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 	return true
 }
 
-// sendWhole compresses the complete held-back body in one shot and sends it
-// with its Content-Length, so that neither chunked framing nor closing the
-// connection is needed to end it.
-func (w *responseWriter) sendWhole() {
+// encodeWhole compresses the complete held-back body in one shot, so that
+// it can go out with its Content-Length and neither chunked framing nor
+// closing the connection is needed to end it. It returns nil if the encoder
+// failed, when the client can still have identity.
+func (w *responseWriter) encodeWhole() *[]byte {
 	out := getBuffer()
-	defer putBuffer(out)
 	start := w.startTimer()
-	encoded, err := w.pool.encodePadded((*out)[:0], w.held(), w.padding())
+	encoded, err := w.pool.encodePadded((*out)[:0], w.held(), w.padding(false))
 	w.stopTimer(start)
 	*out = encoded
-	h := w.Header()
 	if err != nil {
-		// Nothing was sent yet, so the client can still have identity.
-		delete(h, "Content-Encoding")
-		w.state = identity
-		w.rw.WriteHeader(w.statusOrOK())
-		_, _ = w.out.Write(w.held())
-		return
+		putBuffer(out)
+		return nil
 	}
-	h["Content-Length"] = []string{strconv.Itoa(len(encoded))}
-	w.rw.WriteHeader(w.statusOrOK())
-	_, _ = w.out.Write(encoded)
+	return out
+}
+
+func (w *responseWriter) writeZstdPadding(pad int) {
+	frame := getBuffer()
+	*frame = appendPadding((*frame)[:0], "zstd", pad)
+	_, _ = w.out.Write(*frame)
+	putBuffer(frame)
+}
+
+func hasTrailers(h http.Header) bool {
+	if _, ok := h["Trailer"]; ok {
+		return true
+	}
+	for k := range h {
+		if strings.HasPrefix(k, http.TrailerPrefix) {
+			return true
+		}
+	}
+	return false
 }
 
 // jitterSeed keys the padding hash: an attacker who cannot learn it cannot
 // predict the padding of a body.
 var jitterSeed = maphash.MakeSeed()
 
-// padding returns how many bytes of length-hiding padding this response gets:
-// 1 to Jitter, from a keyed hash of the held-back body, or 0 when off.
-func (w *responseWriter) padding() int {
-	if w.s.jitter <= 0 {
+// padding returns how many bytes of length-hiding padding this response gets,
+// 1 to Jitter, or 0 when off. A whole body gets a keyed hash of itself, so
+// that repeating a request cannot average the padding away; a stream, whose
+// body is not known when its padding must be chosen, gets a random amount.
+func (w *responseWriter) padding(stream bool) int {
+	if w.s.jitter <= 0 || !w.pool.canPad() {
 		return 0
+	}
+	if stream {
+		return 1 + rand.IntN(w.s.jitter)
 	}
 	return 1 + int(maphash.Bytes(jitterSeed, w.held())%uint64(w.s.jitter))
 }

@@ -14,6 +14,9 @@ func (w *responseWriter) adjustETag(h http.Header) {
 	}
 	switch w.s.etag {
 	case ETagSuffix:
+		if strings.HasSuffix(etag, w.offer.etagSuffix) {
+			return // the handler tags its variants per coding already
+		}
 		h.Set("Etag", etag[:len(etag)-1]+w.offer.etagSuffix)
 	case ETagWeaken:
 		h.Set("Etag", "W/"+etag)
@@ -24,21 +27,25 @@ func isStrongETag(etag string) bool {
 	return len(etag) >= 2 && etag[0] == '"' && etag[len(etag)-1] == '"'
 }
 
-// stripETagSuffixes undoes adjustETag in the request's conditional headers,
-// so that the handler compares the client's validators with its own. Only
-// the suffix of the coding this response would be in is removed: a tag of
-// another coding names a representation this response is not.
+// stripETagSuffixes undoes adjustETag in If-None-Match and If-Match, so
+// that the handler compares the client's validators with its own. The tags
+// without the suffix are added to the list rather than put in place of the
+// suffixed ones: a handler that tags its variants per coding itself (like
+// precompressed) still finds its own tag. Only the suffix of the coding this
+// response would be in is undone: a tag of another coding names a
+// representation this response is not.
 //
-// A range of the compressed bytes cannot be served (206 goes out as
-// identity), so an If-Range naming the compressed representation drops the
-// Range too, and the client gets the whole body (RFC 9110 §13.1.5).
+// If-Range is left alone: a handler's tag does not match the suffixed one,
+// so it ignores the Range and sends the whole body, compressed, which is
+// what a client holding part of the compressed representation needs
+// (RFC 9110 §13.1.5).
 //
 // It returns r itself when nothing needed changing, which is the common case
 // and costs no allocation.
 func (w *responseWriter) stripETagSuffixes(r *http.Request) *http.Request {
 	suffix := w.offer.etagSuffix
 	var header http.Header
-	for _, name := range [...]string{"If-None-Match", "If-Match", "If-Range"} {
+	for _, name := range [...]string{"If-None-Match", "If-Match"} {
 		lines := r.Header[name]
 		if !containsSuffix(lines, suffix) {
 			continue
@@ -47,16 +54,15 @@ func (w *responseWriter) stripETagSuffixes(r *http.Request) *http.Request {
 			header = r.Header.Clone()
 		}
 		w.stripped = true
-		if name == "If-Range" {
-			delete(header, "If-Range")
-			delete(header, "Range")
-			continue
-		}
-		stripped := make([]string, len(lines))
+		widened := make([]string, len(lines))
 		for i, line := range lines {
-			stripped[i] = strings.ReplaceAll(line, suffix, `"`)
+			widened[i] = line
+			if strings.Contains(line, suffix) {
+				// One line, since http.ServeContent reads only the first.
+				widened[i] = line + ", " + strings.ReplaceAll(line, suffix, `"`)
+			}
 		}
-		header[name] = stripped
+		header[name] = widened
 	}
 	if header == nil {
 		return r

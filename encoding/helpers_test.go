@@ -65,12 +65,25 @@ func sampleText(n int) []byte {
 
 // serve runs one request through m wrapping h and returns the recorded
 // response; header lines are "Name: value".
-func serve(t testing.TB, m *Middleware, h http.HandlerFunc, method string, header ...string) *httptest.ResponseRecorder {
+func serve(t testing.TB, m *Middleware, h http.HandlerFunc, method string, header ...string) *response {
 	t.Helper()
 	r := serveRequest(method, header...)
+	return record(m.Handler(h), r)
+}
+
+// response is a recorded response whose Header is the header as it was sent,
+// not the live map that the handler could still change after WriteHeader.
+type response struct {
+	*httptest.ResponseRecorder
+	sent http.Header
+}
+
+func (r *response) Header() http.Header { return r.sent }
+
+func record(h http.Handler, r *http.Request) *response {
 	rec := httptest.NewRecorder()
-	m.Handler(h).ServeHTTP(rec, r)
-	return rec
+	h.ServeHTTP(rec, r)
+	return &response{rec, rec.Result().Header}
 }
 
 func serveRequest(method string, header ...string) *http.Request {
@@ -101,6 +114,6 @@ func writeBody(contentType string, body []byte) http.HandlerFunc {
 	}
 }
 
-func describe(rec *httptest.ResponseRecorder) string {
+func describe(rec *response) string {
 	return fmt.Sprintf("status %d, headers %v, %d body bytes", rec.Code, rec.Header(), rec.Body.Len())
 }

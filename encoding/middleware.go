@@ -83,7 +83,14 @@ func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Reques
 	rw.finish()
 }
 
-// isUpgrade reports whether r asks to switch protocols (RFC 9110 §7.8).
+// isUpgrade reports whether r asks for a tunnel rather than a response body:
+// a protocol switch (RFC 9110 §7.8) such as WebSocket, or a CONNECT, which
+// also carries WebSocket over HTTP/2 (RFC 8441). An h2c upgrade is not one:
+// net/http ignores it and answers over HTTP/1.1.
 func isUpgrade(r *http.Request) bool {
-	return r.Header["Upgrade"] != nil
+	if r.Method == http.MethodConnect {
+		return true
+	}
+	upgrade := r.Header["Upgrade"]
+	return upgrade != nil && hasToken(r.Header["Connection"], "upgrade") && !hasToken(upgrade, "h2c")
 }

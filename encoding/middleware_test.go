@@ -273,7 +273,8 @@ func TestConfigErrors(t *testing.T) {
 
 // BREACH length hiding: padded responses still decode to the same body, are
 // longer than unpadded ones by at most Jitter (plus a skippable frame's
-// 8-byte header for zstd), and the same body always gets the same padding.
+// 8-byte header for zstd), and the same whole body always gets the same
+// padding; streams get a random amount.
 func TestJitterPadsCompressedResponses(t *testing.T) {
 	const jitter = 300
 	plain := mustNew(t, Config{})
@@ -291,7 +292,7 @@ func TestJitterPadsCompressedResponses(t *testing.T) {
 			if extra < 1 || extra > jitter+8 {
 				t.Errorf("%s %d B: padding added %d bytes, want 1 to %d", coding, size, extra, jitter+8)
 			}
-			if b.Body.Len() != c.Body.Len() {
+			if size <= DefaultBufferSize && b.Body.Len() != c.Body.Len() {
 				t.Errorf("%s %d B: the same body got %d and %d bytes: averaging would cancel the padding", coding, size, b.Body.Len(), c.Body.Len())
 			}
 		}

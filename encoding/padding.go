@@ -2,8 +2,6 @@ package encoding
 
 import (
 	"encoding/binary"
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/klauspost/compress/gzip"
@@ -73,27 +71,10 @@ func (p *encoderPool) encodePadded(dst, src []byte, pad int) ([]byte, error) {
 	}
 }
 
-// getPadded is get for a stream that starts with pad bytes of padding where
-// the coding allows it: the zstd skippable frame is written to w at once,
-// the gzip comment goes out with the header at the first Write or Flush.
-func (p *encoderPool) getPadded(w io.Writer, pad int) (Writer, error) {
-	if pad > 0 && p.coding == "zstd" {
-		frame := appendPadding(make([]byte, 0, 8+pad), "zstd", pad)
-		if _, err := w.Write(frame); err != nil {
-			return nil, fmt.Errorf("encoding: zstd padding: %w", err)
-		}
-	}
-	wr, err := p.get(w)
-	if err == nil && pad > 0 {
-		setGzipComment(wr, pad)
-	}
-	return wr, err
-}
-
 // setGzipComment gives a gzip stream that has not started a comment of n
 // bytes, at most maxGzipComment; it does nothing to other Writers.
 func setGzipComment(wr Writer, n int) {
-	if z, ok := wr.(*gzip.Writer); ok {
+	if z, ok := wr.(*gzip.Writer); ok && n > 0 {
 		z.Comment = padText[:min(n, maxGzipComment)]
 	}
 }

@@ -57,13 +57,11 @@ func echo(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func postEncoded(t testing.TB, m *Middleware, h http.HandlerFunc, coding string, payload []byte) *httptest.ResponseRecorder {
+func postEncoded(t testing.TB, m *Middleware, h http.HandlerFunc, coding string, payload []byte) *response {
 	t.Helper()
 	r := httptest.NewRequest("POST", "/", bytes.NewReader(payload))
 	r.Header.Set("Content-Encoding", coding)
-	rec := httptest.NewRecorder()
-	m.Handler(h).ServeHTTP(rec, r)
-	return rec
+	return record(m.Handler(h), r)
 }
 
 func TestRequestBodiesAreDecoded(t *testing.T) {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 )
 
@@ -21,10 +20,16 @@ const (
 	identity                 // headers sent or left to the server; body passes through
 	compressing              // headers sent; body streams through enc
 	hijacked                 // the handler took the connection
+	finished                 // the handler returned; the writer is dead
 )
 
+// errFinished is what a write after the handler returned gets: the response
+// is over, and its buffers belong to others.
+var errFinished = errors.New("encoding: write after the handler returned")
+
 // responseWriter is the http.ResponseWriter the wrapped handler sees. It is
-// pooled: a handler must not use it after returning, as with net/http's own.
+// not pooled, although that would save an allocation: a goroutine that the
+// handler left writing must find a dead writer, not the next request's.
 type responseWriter struct {
 	rw     http.ResponseWriter
 	req    *http.Request
@@ -48,11 +53,9 @@ type responseWriter struct {
 	encTime time.Duration // time spent in the encoder, when OnResponse wants it
 }
 
-var writerPool = sync.Pool{New: func() any { return new(responseWriter) }}
-
 func newResponseWriter(rw http.ResponseWriter, r *http.Request, s *settings, coding string) *responseWriter {
-	w := writerPool.Get().(*responseWriter)
-	*w = responseWriter{rw: rw, req: r, s: s, coding: coding, out: byteCount{w: rw}}
+	w := &responseWriter{rw: rw, req: r, s: s, coding: coding}
+	w.out.w = rw
 	if coding != "" {
 		w.offer = s.offer(coding)
 		w.pool = w.offer.pool
@@ -103,6 +106,8 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 		return w.encode(p)
 	case hijacked:
 		return 0, http.ErrHijacked
+	case finished:
+		return 0, errFinished
 	}
 	if w.status == 0 {
 		w.WriteHeader(http.StatusOK)
@@ -113,7 +118,7 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 	if w.buf == nil {
 		w.buf = getBuffer()
 	}
-	if len(*w.buf)+len(p) < w.s.bufferSize {
+	if len(*w.buf)+len(p) <= w.s.bufferSize {
 		*w.buf = append(*w.buf, p...)
 		w.in += int64(len(p))
 		return len(p), nil
@@ -143,7 +148,7 @@ func (w *responseWriter) WriteString(s string) (int, error) {
 		if w.buf == nil {
 			w.buf = getBuffer()
 		}
-		if len(*w.buf)+len(s) < w.s.bufferSize {
+		if len(*w.buf)+len(s) <= w.s.bufferSize {
 			*w.buf = append(*w.buf, s...)
 			w.in += int64(len(s))
 			return len(s), nil
@@ -199,8 +204,11 @@ func (w *responseWriter) FlushError() error {
 			return err
 		}
 	}
-	if w.state == hijacked {
+	switch w.state {
+	case hijacked:
 		return http.ErrHijacked
+	case finished:
+		return errFinished
 	}
 	return flush(w.rw)
 }
@@ -224,6 +232,9 @@ var errHijackCompressing = errors.New("encoding: cannot hijack a response that i
 // Hijack hands the connection to the handler when nothing has been committed
 // or the response passes through uncompressed.
 func (w *responseWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	if w.state == finished {
+		return nil, nil, errFinished
+	}
 	if w.state == compressing || w.state == undecided && w.buf != nil && len(*w.buf) > 0 {
 		return nil, nil, errHijackCompressing
 	}
@@ -262,9 +273,12 @@ func (w *responseWriter) finish() {
 		http.Error(w, "413 request body too large", http.StatusRequestEntityTooLarge)
 	}
 	if w.state == undecided {
-		if w.status == 0 && w.in == 0 {
+		if w.status == 0 && w.in == 0 && w.req.Method != http.MethodHead {
 			w.state = identity // nothing written: the server's own defaults apply
 		} else {
+			if w.status == 0 {
+				w.status = http.StatusOK
+			}
 			w.commit(w.verdictFromBody(true))
 		}
 	}
@@ -317,8 +331,7 @@ func (w *responseWriter) release() {
 	if w.buf != nil {
 		putBuffer(w.buf)
 	}
-	*w = responseWriter{}
-	writerPool.Put(w)
+	*w = responseWriter{rw: w.rw, state: finished}
 }
 
 // byteCount passes writes to w and counts them; it keeps the first error.
