@@ -42,15 +42,15 @@ type Config struct {
 	ETag ETagMode
 
 	// Jitter, when positive, pads every compressed response with 1 to Jitter
-	// bytes of coding-level padding (a zstd skippable frame, a gzip header
-	// comment of at most 511 bytes) so that its length no longer tells an
-	// attacker how well a guessed secret compressed (BREACH). The amount is
-	// a keyed hash of the body's first BufferSize bytes, not a fresh random
-	// number, so repeating a request and averaging cannot cancel it out.
-	// br and deflate have no place for padding and go out unpadded. Costs the
-	// padding bytes and a hash of the held-back body. Default 0: off. For a
-	// response that mixes secrets with attacker-chosen input, Bypass is the
-	// stronger remedy.
+	// bytes of coding-level padding (a zstd skippable frame with an 8-byte
+	// header, a gzip header comment of at most 511 bytes) so that its length
+	// no longer tells an attacker how well a guessed secret compressed
+	// (BREACH). A body sent whole gets an amount that is a keyed hash of the
+	// body, so repeating a request and averaging cannot cancel it out; a
+	// streamed body, whose padding goes out before the body is known, gets a
+	// random amount. br and deflate have no place for padding and go out
+	// unpadded. Default 0: off. For a response that mixes secrets with
+	// attacker-chosen input, Bypass is the stronger remedy.
 	Jitter int
 
 	// NotAcceptable, when true, answers 406 Not Acceptable to requests that
