@@ -19,7 +19,8 @@ const compressedSlack = 1 << 10
 // caller's. Pings are answered and pongs delivered to Ping while Read
 // waits. When the peer closes, Read answers the close frame and returns a
 // *CloseError; after any error the connection is unusable and every later
-// Read returns the same error. ctx bounds this call: its deadline becomes
+// Read returns the same error; a message over the read limit fails with
+// an error wrapping ErrMessageTooBig (and 1009 to the peer). ctx bounds this call: its deadline becomes
 // the read deadline, and cancelling it fails the connection.
 func (c *Conn) Read(ctx context.Context) (MessageType, []byte, error) {
 	select {
@@ -100,7 +101,7 @@ func (c *Conn) readFrames() (MessageType, []byte, error) {
 			max += compressedSlack
 		}
 		if int64(len(c.rbuf))+h.length > max {
-			return 0, nil, c.fail(StatusMessageTooBig, fmt.Errorf("message exceeds the %d-byte read limit", limit))
+			return 0, nil, c.fail(StatusMessageTooBig, fmt.Errorf("%w of %d bytes", ErrMessageTooBig, limit))
 		}
 		start := len(c.rbuf)
 		c.rbuf = grow(c.rbuf, int(h.length))
