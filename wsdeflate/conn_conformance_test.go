@@ -170,7 +170,6 @@ func TestServerFailsTheConnection(t *testing.T) {
 	}
 }
 
-
 func TestServerEchoesValidCloseCodes(t *testing.T) {
 	for _, code := range []StatusCode{1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 3999, 4000, 4999} {
 		t.Run(strconv.Itoa(int(code)), func(t *testing.T) {

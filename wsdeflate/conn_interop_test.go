@@ -148,4 +148,3 @@ func echoMessages(t *testing.T, ctx context.Context, c *Conn) {
 	}
 	t.Logf("%d messages echoed in %v", peerMessages, time.Since(start).Round(time.Millisecond))
 }
-
