@@ -88,3 +88,19 @@ func TestZeroModTimeTreeIsStattedOnce(t *testing.T) {
 		t.Errorf("%d open/stat calls past the interval, want only the open and stat of the file sent", got)
 	}
 }
+
+// A file edited after its stat was cached is noticed by the fstat made on
+// open, and the request gets the new file instead of an error.
+func TestFileChangedSinceStatIsServedFresh(t *testing.T) {
+	fsys := siteFS(t)
+	h := FileServer(fsys, Config{CheckInterval: time.Hour})
+	do(h, "GET", "/app.js")
+	fsys["app.js"] = &fstest.MapFile{Data: []byte("edited"), ModTime: t0.Add(time.Second)}
+	if w := do(h, "GET", "/app.js"); w.Code != 200 || w.Body.String() != "edited" {
+		t.Errorf("status %d, body %q; want 200 and the edited file", w.Code, w.Body.String())
+	}
+	delete(fsys, "app.js")
+	if w := do(h, "GET", "/app.js"); w.Code != 200 || w.Header().Get("ETag") == "" || w.Body.String() != string(jsBody) {
+		t.Errorf("original removed: status %d, %d bytes; want the original decoded from a sidecar", w.Code, w.Body.Len())
+	}
+}

@@ -53,6 +53,24 @@ func compress(t testing.TB, coding string, b []byte) []byte {
 	return buf.Bytes()
 }
 
+var (
+	jsSidecarsMu sync.Mutex
+	jsSidecars   = map[string][]byte{}
+)
+
+// jsSidecar returns jsBody compressed with coding, made once per test
+// binary: brotli at quality 11 under the race detector is slow.
+func jsSidecar(t testing.TB, coding string) []byte {
+	jsSidecarsMu.Lock()
+	defer jsSidecarsMu.Unlock()
+	if b, ok := jsSidecars[coding]; ok {
+		return bytes.Clone(b)
+	}
+	b := compress(t, coding, jsBody)
+	jsSidecars[coding] = b
+	return bytes.Clone(b)
+}
+
 // decode is the inverse of compress.
 func decode(t testing.TB, coding string, b []byte) []byte {
 	t.Helper()
@@ -83,7 +101,7 @@ func siteFS(t testing.TB) fstest.MapFS {
 		"logo.png":        file([]byte("\x89PNG\r\n\x1a\n not really")),
 	}
 	for _, sc := range DefaultSidecars() {
-		fsys["app.js"+sc.Ext] = file(compress(t, sc.Coding, jsBody))
+		fsys["app.js"+sc.Ext] = file(jsSidecar(t, sc.Coding))
 		fsys[".env"+sc.Ext] = file(compress(t, sc.Coding, []byte("SECRET=1")))
 	}
 	return fsys

@@ -3,6 +3,7 @@ package precompressed
 import (
 	"bytes"
 	"io"
+	"io/fs"
 	"net/http"
 	"strings"
 	"time"
@@ -11,8 +12,24 @@ import (
 )
 
 // serve answers a request for a file resource with the variant the client
-// should get.
+// should get. A file that changed since it was statted is looked up again,
+// once, so that an edit under a running server costs no failed request.
 func (s *server) serve(w http.ResponseWriter, r *http.Request, res *resource) {
+	if s.serveVariant(w, r, res) {
+		return
+	}
+	if res = s.lookup(res.name); res.kind != kindFile {
+		http.NotFound(w, r)
+		return
+	}
+	if !s.serveVariant(w, r, res) {
+		http.Error(w, "503 file changing while being served, retry", http.StatusServiceUnavailable)
+	}
+}
+
+// serveVariant is serve without the retry: it reports false, having
+// written no status, when a file differs from what res says of it.
+func (s *server) serveVariant(w http.ResponseWriter, r *http.Request, res *resource) bool {
 	h := w.Header()
 	if len(res.offers) > 0 || res.fallback {
 		// RFC 9110 §12.5.5: every response of a negotiated resource, the
@@ -26,64 +43,72 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request, res *resource) {
 		case coding != "":
 			for _, v := range res.sidecars {
 				if v.coding == coding {
-					s.serveFile(w, r, res, v)
-					return
+					return s.serveFile(w, r, res, v)
 				}
 			}
 		case res.original != nil:
-			s.serveFile(w, r, res, res.original)
-		default:
-			s.serveDecoded(w, r, res)
+			return s.serveFile(w, r, res, res.original)
 		}
-		return
+		return s.serveDecoded(w, r, res)
 	}
 	if res.fallback {
 		// A client that excludes identity still gets it when nothing else
 		// is acceptable, as RFC 9110 §12.5.3 lets a server do.
 		if coding, _ := negotiate.Select(r.Header, s.fallbackNames...); coding != "" && s.serveCompressed(w, r, res, coding) {
-			return
+			return true
 		}
 	}
-	s.serveFile(w, r, res, res.original)
+	return s.serveFile(w, r, res, res.original)
 }
 
 // serveFile sends the file v through http.ServeContent, which implements
 // Range, If-Range, If-Match, If-None-Match, If-Modified-Since and HEAD
 // (RFC 9110 §13, §14) on the bytes of v, the encoded ones for a sidecar
 // (RFC 9110 §14.1.1: ranges are of the selected representation).
-func (s *server) serveFile(w http.ResponseWriter, r *http.Request, res *resource, v *variant) {
-	f, err := s.fsys.Open(v.name)
-	if err != nil {
-		s.invalidate(res.name)
-		http.NotFound(w, r)
-		return
+func (s *server) serveFile(w http.ResponseWriter, r *http.Request, res *resource, v *variant) bool {
+	f, rs, ok := s.open(res, v)
+	if !ok {
+		return false
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() != v.size || !fi.ModTime().Equal(v.modTime) {
-		// The file changed since it was statted: forget what we knew, so
-		// that the next request re-resolves and re-hashes it.
-		s.invalidate(res.name)
-		http.Error(w, "503 file changed while being served, retry", http.StatusServiceUnavailable)
-		return
-	}
-	rs, ok := f.(io.ReadSeeker)
-	if !ok {
-		b, err := io.ReadAll(f)
-		if err != nil {
-			http.Error(w, "500 cannot read file", http.StatusInternalServerError)
-			return
-		}
-		rs = bytes.NewReader(b)
-	}
 	sum, err := v.digest.get(rs)
 	if err != nil {
 		s.invalidate(res.name)
 		http.Error(w, "500 cannot read file", http.StatusInternalServerError)
-		return
+		return true
 	}
 	w.Header().Set("ETag", etag(sum, v.coding))
 	http.ServeContent(codingWriter(w, v.coding), r, "", v.modTime, rs)
+	return true
+}
+
+// open opens v, checking with the one fstat a file server makes anyway that
+// it is still the file res was resolved to. When it is not, open forgets
+// res and reports false.
+func (s *server) open(res *resource, v *variant) (fs.File, io.ReadSeeker, bool) {
+	f, err := s.fsys.Open(v.name)
+	if err != nil {
+		s.invalidate(res.name)
+		return nil, nil, false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Size() != v.size || !fi.ModTime().Equal(v.modTime) {
+		f.Close()
+		s.invalidate(res.name)
+		return nil, nil, false
+	}
+	rs, ok := f.(io.ReadSeeker)
+	if !ok {
+		// Only an unusual fs.FS lacks Seek; ServeContent needs it.
+		b, err := io.ReadAll(f)
+		if err != nil {
+			f.Close()
+			s.invalidate(res.name)
+			return nil, nil, false
+		}
+		rs = bytes.NewReader(b)
+	}
+	return f, rs, true
 }
 
 // etag is the strong entity tag of a variant whose bytes hash to sum. The
@@ -146,33 +171,22 @@ func (w *encodedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // resource whose original is missing, by decoding one as it is sent. Its
 // length is not known in advance, so there is no Range and the ETag is weak
 // (RFC 9110 §8.8.1).
-func (s *server) serveDecoded(w http.ResponseWriter, r *http.Request, res *resource) {
+func (s *server) serveDecoded(w http.ResponseWriter, r *http.Request, res *resource) bool {
 	v := decodable(res.sidecars)
 	if v == nil {
 		http.Error(w, "406 not acceptable: no representation in an acceptable coding", http.StatusNotAcceptable)
-		return
+		return true
 	}
-	f, err := s.fsys.Open(v.name)
-	if err != nil {
-		s.invalidate(res.name)
-		http.NotFound(w, r)
-		return
+	f, rs, ok := s.open(res, v)
+	if !ok {
+		return false
 	}
 	defer f.Close()
-	rs, ok := f.(io.ReadSeeker)
-	if !ok {
-		b, err := io.ReadAll(f)
-		if err != nil {
-			http.Error(w, "500 cannot read file", http.StatusInternalServerError)
-			return
-		}
-		rs = bytes.NewReader(b)
-	}
 	sum, err := v.digest.get(rs)
 	if err != nil {
 		s.invalidate(res.name)
 		http.Error(w, "500 cannot read file", http.StatusInternalServerError)
-		return
+		return true
 	}
 	tag := `W/"` + sum + "-" + v.coding + `-decoded"`
 	h := w.Header()
@@ -184,25 +198,38 @@ func (s *server) serveDecoded(w http.ResponseWriter, r *http.Request, res *resou
 		if code == http.StatusNotModified {
 			h.Del("Content-Type")
 			w.WriteHeader(code)
-			return
+			return true
 		}
 		http.Error(w, "412 precondition failed", code)
-		return
+		return true
 	}
 	if r.Method == http.MethodHead {
 		w.WriteHeader(http.StatusOK)
-		return
+		return true
 	}
 	dec, err := newDecoder(v.coding, rs)
 	if err != nil {
 		http.Error(w, "500 cannot decode sidecar", http.StatusInternalServerError)
-		return
+		return true
 	}
 	defer dec.Close()
-	if _, err := io.Copy(w, dec); err != nil {
-		// The status is gone; aborting is the only way left to tell the
-		// client that the body is incomplete.
-		panic(http.ErrAbortHandler)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := dec.Read(buf)
+		if n > 0 {
+			if _, werr := w.Write(buf[:n]); werr != nil {
+				return true // the client is gone
+			}
+		}
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			// A corrupt sidecar, found with the status already sent:
+			// aborting the response is the only way left to tell the
+			// client that the body is incomplete, not whole.
+			panic(http.ErrAbortHandler)
+		}
 	}
 }
 

@@ -1,11 +1,13 @@
 package precompressed
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 )
 
@@ -369,5 +371,27 @@ func TestTypeSniffedWhenExtensionSaysNothing(t *testing.T) {
 		if got := do(h, "GET", p).Header().Get("Content-Type"); got != want {
 			t.Errorf("%s: Content-Type %q, want %q", p, got, want)
 		}
+	}
+}
+
+// A sidecar that turns out corrupt halfway through decoding cannot change
+// the status already sent; the response must be cut off, so that the
+// client does not take a truncated body for the whole.
+func TestCorruptSidecarDecodeAbortsResponse(t *testing.T) {
+	gz := compress(t, "gzip", jsBody)
+	corrupt := append([]byte{}, gz[:len(gz)-8]...) // drop the CRC and length
+	srv := httptest.NewServer(FileServer(fstest.MapFS{"app.js.gz": file(corrupt)}, Config{}))
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/app.js", nil)
+	req.Header.Set("Accept-Encoding", "identity")
+	// The abort may come before the headers leave the server's buffer
+	// (the connection closes) or after (the chunked body is cut short).
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err == nil {
+		_, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	if err == nil {
+		t.Errorf("a body decoded from a corrupt sidecar arrived as if whole; want the response cut off")
 	}
 }
