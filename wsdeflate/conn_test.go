@@ -13,7 +13,7 @@ import (
 
 // echoServer starts an httptest server that accepts with opts and echoes
 // every message until the client closes.
-func echoServer(t *testing.T, opts *AcceptOptions) (url string, negotiated chan string) {
+func echoServer(t testing.TB, opts *AcceptOptions) (url string, negotiated chan string) {
 	t.Helper()
 	negotiated = make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
