@@ -72,6 +72,13 @@ type Config struct {
 	// of the budget are served uncompressed instead.
 	FallbackCacheBytes int64
 
+	// FallbackRecompress re-makes each file compressed on the fly at its
+	// codec's highest level, in the background and one file at a time, and
+	// serves the result from then on if it is smaller (under a new ETag).
+	// Off by default: the highest levels cost many times the CPU of the
+	// defaults for a few percent of size.
+	FallbackRecompress bool
+
 	// FallbackMinSize is the smallest file compressed on the fly. Zero
 	// means 512 bytes: below that the saving does not pay for the headers.
 	FallbackMinSize int64

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"sync/atomic"
 
 	"github.com/squeezehttp/squeeze/encoding"
 )
@@ -28,11 +29,25 @@ type cacheKey struct {
 // compressed is one entry of the on-the-fly cache.
 type compressed struct {
 	key   cacheKey
-	body  []byte // nil when compressing did not make the file smaller
-	sum   string
+	cur   atomic.Pointer[payload] // set once ready; replaced by a recompression
 	ready chan struct{}
 	err   error
 	elem  *list.Element // nil until ready and accounted
+}
+
+// payload is the compressed form of a file and its hash.
+type payload struct {
+	body []byte // nil when compressing did not make the file smaller
+	sum  string
+}
+
+func newPayload(body []byte) *payload {
+	p := &payload{body: body}
+	if body != nil {
+		sum := sha256.Sum256(body)
+		p.sum = hashString(sum[:])
+	}
+	return p
 }
 
 // memCache holds files compressed on the fly, least recently used first
@@ -50,8 +65,9 @@ func newMemCache(budget int64) *memCache {
 	return &memCache{budget: budget, entries: make(map[cacheKey]*compressed)}
 }
 
-// get returns the entry for key, calling fill to make it when absent.
-func (c *memCache) get(key cacheKey, fill func() ([]byte, error)) *compressed {
+// get returns the entry for key, calling fill to make it when absent;
+// made reports whether this call made it.
+func (c *memCache) get(key cacheKey, fill func() ([]byte, error)) (e *compressed, made bool) {
 	c.mu.Lock()
 	if e, ok := c.entries[key]; ok {
 		if e.elem != nil {
@@ -59,16 +75,16 @@ func (c *memCache) get(key cacheKey, fill func() ([]byte, error)) *compressed {
 		}
 		c.mu.Unlock()
 		<-e.ready
-		return e
+		return e, false
 	}
-	e := &compressed{key: key, ready: make(chan struct{})}
+	e = &compressed{key: key, ready: make(chan struct{})}
 	c.entries[key] = e
 	c.mu.Unlock()
 
-	e.body, e.err = fill()
-	if e.err == nil && e.body != nil {
-		sum := sha256.Sum256(e.body)
-		e.sum = hashString(sum[:])
+	body, err := fill()
+	e.err = err
+	if err == nil {
+		e.cur.Store(newPayload(body))
 	}
 	close(e.ready)
 
@@ -76,19 +92,40 @@ func (c *memCache) get(key cacheKey, fill func() ([]byte, error)) *compressed {
 	defer c.mu.Unlock()
 	if e.err != nil {
 		delete(c.entries, key) // let a later request try again
-		return e
+		return e, true
 	}
 	e.elem = c.lru.PushFront(e)
 	c.used += e.cost()
+	c.evict()
+	return e, true
+}
+
+// replace swaps in a better body for e, if e is still cached and body is
+// smaller than what it holds.
+func (c *memCache) replace(e *compressed, body []byte) {
+	p := newPayload(body)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.entries[e.key] != e || e.elem == nil || len(body) >= len(e.cur.Load().body) {
+		return
+	}
+	c.used -= e.cost()
+	e.cur.Store(p)
+	c.used += e.cost()
+	c.evict()
+}
+
+// evict drops least recently used entries until the cache is within its
+// budget. c.mu is held.
+func (c *memCache) evict() {
 	for c.used > c.budget && c.lru.Len() > 0 {
 		old := c.lru.Remove(c.lru.Back()).(*compressed)
 		delete(c.entries, old.key)
 		c.used -= old.cost()
 	}
-	return e
 }
 
-func (e *compressed) cost() int64 { return int64(len(e.body)) + entryOverhead }
+func (e *compressed) cost() int64 { return int64(len(e.cur.Load().body)) + entryOverhead }
 
 // bytes reports how much of the budget is in use, for tests.
 func (c *memCache) bytes() int64 {
@@ -109,23 +146,40 @@ func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *re
 	}
 	v := res.original
 	key := cacheKey{name: v.name, size: v.size, modTime: v.modTime.UnixNano(), coding: coding}
-	e := s.cache.get(key, func() ([]byte, error) { return s.compress(v, codec) })
+	_, _, level := codec.Levels()
+	e, made := s.cache.get(key, func() ([]byte, error) { return s.compress(v, codec, level) })
 	if e.err != nil {
 		s.invalidate(res.name)
 		http.Error(w, "500 cannot compress file", http.StatusInternalServerError)
 		return true
 	}
-	if e.body == nil {
+	p := e.cur.Load()
+	if p.body == nil {
 		return false
 	}
-	w.Header().Set("ETag", etag(e.sum, coding))
-	http.ServeContent(codingWriter(w, coding), r, "", v.modTime, bytes.NewReader(e.body))
+	if made && s.recompress {
+		go s.recompressBest(e, v, codec)
+	}
+	w.Header().Set("ETag", etag(p.sum, coding))
+	http.ServeContent(codingWriter(w, coding), r, "", v.modTime, bytes.NewReader(p.body))
 	return true
 }
 
-// compress reads v and encodes it with codec at its default level,
-// returning nil when the result is not smaller.
-func (s *server) compress(v *variant, codec encoding.Codec) ([]byte, error) {
+// recompressBest re-makes e at codec's highest level, one file at a time
+// so that the work stays in the background, and swaps it in when smaller.
+// The ETag changes with the bytes, as it must.
+func (s *server) recompressBest(e *compressed, v *variant, codec encoding.Codec) {
+	s.recompressing.Lock()
+	defer s.recompressing.Unlock()
+	_, best, _ := codec.Levels()
+	if body, err := s.compress(v, codec, best); err == nil && body != nil {
+		s.cache.replace(e, body)
+	}
+}
+
+// compress reads v and encodes it with codec at level, returning nil when
+// the result is not smaller.
+func (s *server) compress(v *variant, codec encoding.Codec, level int) ([]byte, error) {
 	f, err := s.fsys.Open(v.name)
 	if err != nil {
 		return nil, fmt.Errorf("precompressed: %w", err)
@@ -138,7 +192,6 @@ func (s *server) compress(v *variant, codec encoding.Codec) ([]byte, error) {
 	if int64(len(src)) != v.size {
 		return nil, fmt.Errorf("precompressed: %s changed size while being read", v.name)
 	}
-	_, _, level := codec.Levels()
 	var out []byte
 	if ae, ok := codec.(encoding.AppendEncoder); ok {
 		out, err = ae.AppendEncode(nil, src, level)

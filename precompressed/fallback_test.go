@@ -118,3 +118,30 @@ func pseudoRandom(n int) []byte {
 	}
 	return b
 }
+
+func TestFallbackRecompressReplacesWithSmallerBody(t *testing.T) {
+	var sb strings.Builder
+	for i := range 400 {
+		sb.WriteString("item " + strconv.Itoa(i*7919%1000) + " costs " + strconv.Itoa(i*31) + " coins\n")
+	}
+	src := []byte(sb.String())
+	h := FileServer(fstest.MapFS{"list.txt": file(src)}, Config{FallbackRecompress: true, Fallback: []encoding.Codec{encoding.Brotli()}})
+	first := do(h, "GET", "/list.txt", "Accept-Encoding", "br")
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		w := do(h, "GET", "/list.txt", "Accept-Encoding", "br")
+		if w.Header().Get("ETag") != first.Header().Get("ETag") {
+			if w.Body.Len() >= first.Body.Len() {
+				t.Errorf("recompressed body %d bytes, not smaller than the first %d", w.Body.Len(), first.Body.Len())
+			}
+			if !bytes.Equal(decode(t, "br", w.Body.Bytes()), src) {
+				t.Errorf("recompressed body does not decode to the file")
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("body still the first one (%d bytes, ETag %s) after 20 s", first.Body.Len(), first.Header().Get("ETag"))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

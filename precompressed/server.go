@@ -27,6 +27,8 @@ type server struct {
 	cache         *memCache // nil when on-the-fly compression is off
 	minSize       int64
 	maxSize       int64
+	recompress    bool
+	recompressing sync.Mutex // one background recompression at a time
 
 	mu        sync.RWMutex
 	resources map[string]*resource
@@ -62,6 +64,7 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 		}
 		s.cache = newMemCache(budget)
 		s.maxSize = budget / 4
+		s.recompress = cfg.FallbackRecompress
 	}
 	return s
 }
