@@ -48,13 +48,17 @@ type Conn struct {
 	extensions  string // the negotiated Sec-WebSocket-Extensions value
 	compressed  bool
 
-	// Writing: wmu guards everything below it up to the read side.
-	wmu       sync.Mutex
+	// Writing. msgMu is held for a whole data message and guards comp and
+	// wbuf; wmu is held for one frame and guards bw and the frame buffers,
+	// so control frames (pongs, close) can go out between the fragments of
+	// a streamed message (RFC 6455 §5.4).
+	msgMu     sync.Mutex
 	comp      *Compressor
 	wbuf      []byte // compressed or masked payload
+	wmu       sync.Mutex
 	hdrBuf    []byte
 	ctlBuf    [maxControlPayload]byte
-	closeSent atomic.Bool // set under wmu; read by Read too
+	closeSent atomic.Bool // set under wmu
 
 	// Reading: readLock is held by the one Read in progress (a channel so
 	// that Close can wait for it with a timeout).

@@ -122,17 +122,21 @@ func closeFrame(code StatusCode, reason string) frame {
 	return frame{h: header{op: opClose, fin: true}, payload: appendClose(nil, code, reason)}
 }
 
-// TestServerFailsTheConnection covers the MUSTs of RFC 6455 §5–§8 and
-// RFC 7692 §6 that end a connection, each with the status code the peer
-// must see.
-func TestServerFailsTheConnection(t *testing.T) {
+// failureCase is frames that must make the server fail the connection
+// with want.
+type failureCase struct {
+	name       string
+	extensions string
+	frames     []frame
+	want       StatusCode
+}
+
+// failureCases are the MUSTs of RFC 6455 §5–§8 and RFC 7692 §6 that end a
+// connection, each with the status code the peer must see, for a server
+// with a 1024-byte read limit.
+func failureCases() []failureCase {
 	long := strings.Repeat("x", 126)
-	cases := []struct {
-		name       string
-		extensions string
-		frames     []frame
-		want       StatusCode
-	}{
+	cases := []failureCase{
 		{"§5.1 unmasked client frame", "", []frame{{h: header{op: opText, fin: true}, payload: []byte("hi"), unmasked: true}}, StatusProtocolError},
 		{"§5.2 reserved data opcode 0x3", "", []frame{data(0x3, true, "")}, StatusProtocolError},
 		{"§5.2 reserved control opcode 0xB", "", []frame{data(0xB, true, "")}, StatusProtocolError},
@@ -153,14 +157,15 @@ func TestServerFailsTheConnection(t *testing.T) {
 		{"§5.5.1 close reason not UTF-8", "", []frame{closeFrame(StatusNormalClosure, "\xc0")}, StatusInvalidFramePayload},
 	}
 	for _, code := range []StatusCode{0, 999, 1004, 1005, 1006, 1015, 1016, 2999, 5000, 65535} {
-		cases = append(cases, struct {
-			name       string
-			extensions string
-			frames     []frame
-			want       StatusCode
-		}{"§7.4 close with invalid code " + strconv.Itoa(int(code)), "", []frame{closeFrame(code, "")}, StatusProtocolError})
+		cases = append(cases, failureCase{"§7.4 close with invalid code " + strconv.Itoa(int(code)), "", []frame{closeFrame(code, "")}, StatusProtocolError})
 	}
-	for _, tc := range cases {
+	return cases
+}
+
+// TestServerFailsTheConnection runs failureCases against a server that
+// reads with Read.
+func TestServerFailsTheConnection(t *testing.T) {
+	for _, tc := range failureCases() {
 		t.Run(tc.name, func(t *testing.T) {
 			url, _ := echoServer(t, &AcceptOptions{ReadLimit: 1024})
 			rc := dialRaw(t, url, tc.extensions)

@@ -52,9 +52,9 @@ func (r *idleRelease) fire() {
 	}
 	r.armed.Store(false)
 	c := r.c
-	c.wmu.Lock()
+	c.msgMu.Lock()
 	c.comp.Release()
-	c.wmu.Unlock()
+	c.msgMu.Unlock()
 	c.dmu.Lock()
 	c.decomp.Release()
 	c.dmu.Unlock()

@@ -8,9 +8,9 @@ import (
 
 // liveState reports whether c holds a live encoder or decoder.
 func liveState(c *Conn) (encoder, decoder bool) {
-	c.wmu.Lock()
+	c.msgMu.Lock()
 	encoder = c.comp.fw != nil
-	c.wmu.Unlock()
+	c.msgMu.Unlock()
 	c.dmu.Lock()
 	decoder = c.decomp.fr != nil
 	c.dmu.Unlock()

@@ -55,47 +55,14 @@ func (c *Conn) readMessage() (MessageType, []byte, error) {
 }
 
 func (c *Conn) readFrames() (MessageType, []byte, error) {
-	var (
-		typ        opcode // of the message in progress; 0 when none
-		compressed bool
-	)
 	limit := c.readLimit.Load()
 	c.rbuf = c.rbuf[:0]
-	for {
-		h, err := readHeader(c.br, &c.hbuf)
-		if err != nil {
-			return 0, nil, c.readFailure(err)
-		}
-		// RFC 6455 §5.1: a server MUST fail on an unmasked frame, a client on
-		// a masked one.
-		if h.masked == c.client {
-			if c.client {
-				return 0, nil, c.fail(StatusProtocolError, errFrame("masked frame from the server"))
-			}
-			return 0, nil, c.fail(StatusProtocolError, errFrame("unmasked frame from the client"))
-		}
-		if h.rsv1 {
-			// RFC 7692 §6: RSV1 marks the first frame of a compressed data
-			// message, and only when permessage-deflate was negotiated.
-			if !c.compressed || h.op.isControl() || h.op == opContinuation {
-				return 0, nil, c.fail(StatusProtocolError, errFrame(fmt.Sprintf("RSV1 set on a frame with opcode %#x", byte(h.op))))
-			}
-		}
-		if h.op.isControl() {
-			if err := c.control(h); err != nil {
-				return 0, nil, err
-			}
-			continue
-		}
-		// RFC 6455 §5.4: a message is one data frame and then continuations.
-		switch {
-		case h.op == opContinuation && typ == 0:
-			return 0, nil, c.fail(StatusProtocolError, errFrame("continuation frame without a message to continue"))
-		case h.op != opContinuation && typ != 0:
-			return 0, nil, c.fail(StatusProtocolError, errFrame("new data frame inside a fragmented message"))
-		case h.op != opContinuation:
-			typ, compressed = h.op, h.rsv1
-		}
+	first, err := c.nextDataFrame(false)
+	if err != nil {
+		return 0, nil, err
+	}
+	typ, compressed := first.op, first.rsv1
+	for h := first; ; {
 		max := limit
 		if compressed {
 			max += compressedSlack
@@ -111,23 +78,65 @@ func (c *Conn) readFrames() (MessageType, []byte, error) {
 		if h.masked {
 			mask(h.key, 0, c.rbuf[start:])
 		}
-		if !h.fin {
+		if h.fin {
+			break
+		}
+		if h, err = c.nextDataFrame(true); err != nil {
+			return 0, nil, err
+		}
+	}
+	msg := c.rbuf
+	if compressed {
+		if msg, err = c.inflate(limit); err != nil {
+			return 0, nil, err
+		}
+	}
+	// RFC 6455 §8.1: a text message, decompressed and reassembled, MUST be
+	// UTF-8.
+	if typ == opText && !utf8.Valid(msg) {
+		return 0, nil, c.fail(StatusInvalidFramePayload, errFrame("text message is not UTF-8"))
+	}
+	c.idle.touch()
+	return MessageType(typ), msg, nil
+}
+
+// nextDataFrame reads frames until the header of a data frame, handling
+// the control frames before it (RFC 6455 §5.4: they may come between a
+// message's fragments) and checking it against the connection's state:
+// inMessage says a fragmented message is in progress.
+func (c *Conn) nextDataFrame(inMessage bool) (header, error) {
+	for {
+		h, err := readHeader(c.br, &c.hbuf)
+		if err != nil {
+			return h, c.readFailure(err)
+		}
+		// RFC 6455 §5.1: a server MUST fail on an unmasked frame, a client on
+		// a masked one.
+		if h.masked == c.client {
+			if c.client {
+				return h, c.fail(StatusProtocolError, errFrame("masked frame from the server"))
+			}
+			return h, c.fail(StatusProtocolError, errFrame("unmasked frame from the client"))
+		}
+		// RFC 7692 §6: RSV1 marks the first frame of a compressed data
+		// message, and only when permessage-deflate was negotiated.
+		if h.rsv1 && (!c.compressed || h.op.isControl() || h.op == opContinuation) {
+			return h, c.fail(StatusProtocolError, errFrame(fmt.Sprintf("RSV1 set on a frame with opcode %#x", byte(h.op))))
+		}
+		if h.op.isControl() {
+			if err := c.control(h); err != nil {
+				return h, err
+			}
 			continue
 		}
-		msg := c.rbuf
-		if compressed {
-			msg, err = c.inflate(limit)
-			if err != nil {
-				return 0, nil, err
-			}
+		// RFC 6455 §5.4: a message is one data frame and then continuations.
+		switch {
+		case h.op == opContinuation && !inMessage:
+			return h, c.fail(StatusProtocolError, errFrame("continuation frame without a message to continue"))
+		case h.op != opContinuation && inMessage:
+			return h, c.fail(StatusProtocolError, errFrame("new data frame inside a fragmented message"))
 		}
-		// RFC 6455 §8.1: a text message, decompressed and reassembled, MUST
-		// be UTF-8.
-		if typ == opText && !utf8.Valid(msg) {
-			return 0, nil, c.fail(StatusInvalidFramePayload, errFrame("text message is not UTF-8"))
-		}
-		c.idle.touch()
-		return MessageType(typ), msg, nil
+		return h, nil
 	}
 }
 

@@ -17,8 +17,8 @@ func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 	if typ != MessageText && typ != MessageBinary {
 		return fmt.Errorf("wsdeflate: write: unknown message type %d", typ)
 	}
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
+	c.msgMu.Lock()
+	defer c.msgMu.Unlock()
 	if c.closeSent.Load() {
 		return ErrClosed
 	}
@@ -33,10 +33,24 @@ func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 		// RFC 7692 §6: RSV1 on the (only) frame of a compressed message.
 		c.wbuf, payload, owned, rsv1 = out, out, true, true
 	}
-	if err := c.writeFrame(opcode(typ), rsv1, payload, owned); err != nil {
-		return c.writeFailure(err)
+	if err := c.writeDataFrame(true, opcode(typ), rsv1, payload, owned); err != nil {
+		return err
 	}
 	c.idle.touch()
+	return nil
+}
+
+// writeDataFrame writes one frame of a data message under c.wmu, unless
+// the close frame has gone out (RFC 6455 §5.5.1: no data after it).
+func (c *Conn) writeDataFrame(fin bool, op opcode, rsv1 bool, payload []byte, owned bool) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if c.closeSent.Load() {
+		return ErrClosed
+	}
+	if err := c.writeFragment(fin, op, rsv1, payload, owned); err != nil {
+		return c.writeFailure(err)
+	}
 	return nil
 }
 
@@ -63,7 +77,8 @@ func (c *Conn) writeControl(op opcode, p []byte) error {
 	return nil
 }
 
-// writeFrame writes one final frame and flushes it; c.wmu must be held.
+// writeFrame writes one final frame and flushes it; c.wmu must be held,
+// and c.msgMu too when owned is false (it masks a copy in c.wbuf).
 // owned says payload is the connection's own buffer, which a client may
 // mask in place; otherwise it masks a copy.
 func (c *Conn) writeFrame(op opcode, rsv1 bool, payload []byte, owned bool) error {

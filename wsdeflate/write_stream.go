@@ -15,16 +15,16 @@ const streamFrameSize = 16 << 10
 // Writer returns a writer for one message of type typ whose size need not
 // be known: what is written goes out in fragments of about 16 KiB
 // (RFC 6455 §5.4), compressed as one stream when permessage-deflate was
-// negotiated, and Close sends the last fragment. Until Close, the message
-// holds the connection's write side: other Writes, and the pongs Read
-// sends, wait for it. ctx bounds the whole message.
+// negotiated, and Close sends the last fragment. Until Close, other Writes
+// wait; pongs and the close frame may go out between fragments. ctx bounds
+// the whole message.
 func (c *Conn) Writer(ctx context.Context, typ MessageType) (io.WriteCloser, error) {
 	if typ != MessageText && typ != MessageBinary {
 		return nil, fmt.Errorf("wsdeflate: writer: unknown message type %d", typ)
 	}
-	c.wmu.Lock()
+	c.msgMu.Lock()
 	if c.closeSent.Load() {
-		c.wmu.Unlock()
+		c.msgMu.Unlock()
 		return nil, ErrClosed
 	}
 	w := &messageStream{c: c, op: opcode(typ), rsv1: c.comp != nil}
@@ -70,7 +70,7 @@ func (f *fragmentSink) Write(p []byte) (int, error) {
 
 // flush sends the buffered payload as one fragment.
 func (s *messageStream) flush(fin bool) error {
-	err := s.c.writeFragment(fin, s.op, s.rsv1, s.buf, true)
+	err := s.c.writeDataFrame(fin, s.op, s.rsv1, s.buf, true)
 	s.op, s.rsv1, s.buf = opContinuation, false, s.buf[:0]
 	return err
 }
@@ -91,9 +91,8 @@ func (s *messageStream) Write(p []byte) (int, error) {
 	} else {
 		n, s.err = s.frames.Write(p)
 	}
-	if s.err != nil {
-		s.err = s.c.writeFailure(s.err)
-	}
+	// Errors come from writeDataFrame, which has already ended the write
+	// side if they were I/O errors.
 	return n, s.err
 }
 
@@ -103,18 +102,18 @@ func (s *messageStream) Close() error {
 		return errStreamDone
 	}
 	s.done = true
-	defer s.c.wmu.Unlock()
+	defer s.c.msgMu.Unlock()
 	defer s.stop()
 	if s.err != nil {
 		return s.err
 	}
 	if s.deflate != nil {
 		if err := s.deflate.Close(); err != nil {
-			return s.c.writeFailure(err)
+			return err
 		}
 	}
 	if err := s.flush(true); err != nil {
-		return s.c.writeFailure(err)
+		return err
 	}
 	s.c.idle.touch()
 	return nil

@@ -1,0 +1,94 @@
+package wsdeflate
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+// streamEchoServer is echoServer with Reader and Writer: each message is
+// copied through as it arrives.
+func streamEchoServer(t testing.TB, opts *AcceptOptions) (url string, negotiated chan string) {
+	t.Helper()
+	negotiated = make(chan string, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := Accept(w, r, opts)
+		if err != nil {
+			return
+		}
+		negotiated <- c.Extensions()
+		ctx := context.Background()
+		for {
+			typ, mr, err := c.Reader(ctx)
+			if err != nil {
+				return
+			}
+			mw, err := c.Writer(ctx, typ)
+			if err != nil {
+				return
+			}
+			_, err = io.Copy(mw, mr)
+			if cerr := mw.Close(); err != nil || cerr != nil {
+				return
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return "ws" + strings.TrimPrefix(srv.URL, "http"), negotiated
+}
+
+func TestReaderStreamsMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts AcceptOptions
+	}{
+		{"compressed", AcceptOptions{}},
+		{"uncompressed", AcceptOptions{DisableCompression: true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url, _ := streamEchoServer(t, &tc.opts)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			c, _, err := Dial(ctx, url, nil)
+			if err != nil {
+				t.Fatalf("Dial: %v", err)
+			}
+			defer c.Close(StatusNormalClosure, "")
+			for i, size := range []int{0, 10, 1000, 200 << 10} {
+				msg := jsonMessage(uint64(i), size)
+				if err := c.Write(ctx, MessageText, msg); err != nil {
+					t.Fatalf("Write: %v", err)
+				}
+				typ, mr, err := c.Reader(ctx)
+				if err != nil {
+					t.Fatalf("Reader: %v", err)
+				}
+				got, err := io.ReadAll(mr)
+				if err != nil {
+					t.Fatalf("reading message %d: %v", i, err)
+				}
+				if typ != MessageText || !bytes.Equal(got, msg) {
+					t.Fatalf("message %d: type %d, %d bytes; sent text, %d bytes", i, typ, len(got), len(msg))
+				}
+			}
+		})
+	}
+}
+
+// TestStreamingServerFailsTheConnection runs the conformance cases against
+// a server that reads with Reader instead of Read.
+func TestStreamingServerFailsTheConnection(t *testing.T) {
+	for _, tc := range failureCases() {
+		t.Run(tc.name, func(t *testing.T) {
+			url, _ := streamEchoServer(t, &AcceptOptions{ReadLimit: 1024})
+			rc := dialRaw(t, url, tc.extensions)
+			rc.send(tc.frames...)
+			rc.expectClose(tc.want)
+		})
+	}
+}
