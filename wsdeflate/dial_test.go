@@ -102,3 +102,35 @@ func TestClientFailsOnMaskedServerFrame(t *testing.T) {
 		t.Errorf("client closed with %d, want 1002", code)
 	}
 }
+
+func TestDialWSSOverTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		typ, msg, err := c.Read(r.Context())
+		if err == nil {
+			c.Write(r.Context(), typ, msg)
+		}
+		c.Close(StatusNormalClosure, "")
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	tlsConfig := srv.Client().Transport.(*http.Transport).TLSClientConfig
+	c, _, err := Dial(ctx, "wss"+strings.TrimPrefix(srv.URL, "https"), &DialOptions{TLSConfig: tlsConfig})
+	if err != nil {
+		t.Fatalf("Dial wss: %v", err)
+	}
+	msg := jsonMessage(3, 500)
+	if err := c.Write(ctx, MessageBinary, msg); err != nil {
+		t.Fatalf("Write: %v", err)
+	}
+	if _, got, err := c.Read(ctx); err != nil || string(got) != string(msg) {
+		t.Fatalf("echo over TLS: %v", err)
+	}
+	if _, _, err := c.Read(ctx); CloseStatus(err) != StatusNormalClosure {
+		t.Errorf("after the echo, Read = %v; want the server's 1000 close", err)
+	}
+}

@@ -1,0 +1,44 @@
+package wsdeflate
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net"
+	"testing"
+	"time"
+)
+
+// FuzzConnRead feeds arbitrary bytes to a server connection with
+// permessage-deflate negotiated and a small read limit: whatever arrives,
+// Read must return messages or an error, never panic or hang, and a text
+// message it returns must be UTF-8 (checked by Read itself).
+func FuzzConnRead(f *testing.F) {
+	masked := func(b []byte) []byte { // client frames carry a zero key
+		return append(append([]byte{b[0], b[1] | 0x80}, 0, 0, 0, 0), b[2:]...)
+	}
+	c := NewCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
+	comp, _ := c.Compress(nil, jsonMessage(1, 300))
+	f.Add(masked([]byte{0x81, 0x02, 'h', 'i'}))
+	f.Add(append(masked(append([]byte{0xC1, 0x7E, byte(len(comp) >> 8), byte(len(comp))}, comp...)), masked([]byte{0x89, 0x00})...))
+	f.Add(append(masked([]byte{0x01, 0x01, 0xe2}), masked([]byte{0x80, 0x02, 0x82, 0xac})...))
+	f.Add(masked([]byte{0x88, 0x02, 0x03, 0xe8}))
+	f.Fuzz(func(t *testing.T, wire []byte) {
+		server, client := net.Pipe()
+		defer client.Close()
+		go io.Copy(io.Discard, client) // whatever the server answers
+		go func() {
+			client.Write(wire)
+			client.Close()
+		}()
+		p := Params{ServerMaxWindowBits: 15, ClientMaxWindowBits: 15}
+		conn := newConn(server, bufio.NewReader(server), bufio.NewWriter(server), connConfig{params: &p, readLimit: 4096, idleRelease: -1})
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		for range 100 {
+			if _, _, err := conn.Read(ctx); err != nil {
+				return
+			}
+		}
+	})
+}
