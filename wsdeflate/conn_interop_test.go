@@ -94,7 +94,22 @@ func TestOurClientWithPythonWebsocketsServer(t *testing.T) {
 	if py == nil {
 		return
 	}
-	path, err := filepath.Abs(filepath.Join("testdata", "ws_server.py"))
+	testOurClientWithPeerServer(t, py, "-u", "ws_server.py")
+}
+
+func TestOurClientWithNodeWSServer(t *testing.T) {
+	node := interop.NodeWS(t)
+	if node == nil {
+		return
+	}
+	testOurClientWithPeerServer(t, node, "ws_server.js")
+}
+
+// testOurClientWithPeerServer runs our client against a peer's echo server
+// script (after the peer's own flags) in every mode the peer can grant.
+func testOurClientWithPeerServer(t *testing.T, peer *interop.Peer, flagsAndScript ...string) {
+	n := len(flagsAndScript) - 1
+	path, err := filepath.Abs(filepath.Join("testdata", flagsAndScript[n]))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,8 +119,8 @@ func TestOurClientWithPythonWebsocketsServer(t *testing.T) {
 		}
 		t.Run(m.name, func(t *testing.T) {
 			port := interop.FreePort(t)
-			args := append([]string{"-u", path, strconv.Itoa(port)}, m.peerArgs()...)
-			interop.Start(t, py.Command(args...), interop.OnLine("listening"))
+			args := append(append(append([]string{}, flagsAndScript[:n]...), path, strconv.Itoa(port)), m.peerArgs()...)
+			interop.Start(t, peer.Command(args...), interop.OnLine("listening"))
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()
 			c, resp, err := Dial(ctx, "ws://127.0.0.1:"+strconv.Itoa(port)+"/", nil)
