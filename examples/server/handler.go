@@ -1,15 +1,24 @@
 package main
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"net/http"
 	"sync"
 	"time"
 
 	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/precompressed"
 )
+
+// staticFiles is the demo's embedded site; files without a sidecar are
+// compressed once by precompressed.FileServer and served from its cache.
+//
+//go:embed static
+var staticFiles embed.FS
 
 // tally keeps what the OnResponse hook reports, per coding.
 type tally struct {
@@ -52,8 +61,17 @@ func (t *tally) snapshot() map[string]codingStats {
 	return out
 }
 
-// newHandler builds the demo's routes behind the compression middleware.
-func newHandler() (http.Handler, error) {
+// newHandler builds the demo's routes: static files from static (the
+// embedded site when nil) through precompressed, the rest behind the
+// compression middleware.
+func newHandler(static fs.FS) (http.Handler, error) {
+	if static == nil {
+		sub, err := fs.Sub(staticFiles, "static")
+		if err != nil {
+			return nil, err
+		}
+		static = sub
+	}
 	t := &tally{stats: map[string]*codingStats{}}
 	mw, err := encoding.New(encoding.Config{OnResponse: t.record})
 	if err != nil {
@@ -91,25 +109,20 @@ func newHandler() (http.Handler, error) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(t.snapshot())
 	})
-	return mw.Handler(mux), nil
+	root := http.NewServeMux()
+	// Static files negotiate their own coding; the middleware stays out.
+	root.Handle("/static/", http.StripPrefix("/static", precompressed.FileServer(static, precompressed.Config{})))
+	root.Handle("/", mw.Handler(mux))
+	return root, nil
 }
 
 var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>squeeze demo</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:46rem;margin:2rem auto;padding:0 1rem}
-code{background:#eee;padding:0 .2em}#events{font-family:monospace;white-space:pre}</style></head>
+<link rel="stylesheet" href="/static/style.css"></head>
 <body><h1>squeeze</h1>
 <p>Your browser sent <code>Accept-Encoding: {{.Accept}}</code>.</p>
 <p><a href="/api/items">/api/items</a> · <a href="/stats">/stats</a></p>
 <h2>Server-sent events</h2><div id="events"></div>
-<h2>What the middleware did</h2><pre id="stats"></pre>
-<script>
-const ev = new EventSource("/events"), out = document.getElementById("events");
-ev.onmessage = e => { out.textContent += e.data + "\n"; };
-ev.onerror = () => ev.close();
-setInterval(async () => {
-  const s = await (await fetch("/stats")).json();
-  document.getElementById("stats").textContent = JSON.stringify(s, null, 2);
-}, 1000);
-</script></body></html>
+<h2>What the middleware did</h2><table id="stats"></table>
+<script src="/static/app.js"></script></body></html>
 `))

@@ -9,13 +9,13 @@ import (
 )
 
 func TestDemoServesEachRouteCompressed(t *testing.T) {
-	h, err := newHandler()
+	h, err := newHandler(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(h)
 	defer srv.Close()
-	for _, path := range []string{"/api/items"} {
+	for _, path := range []string{"/api/items", "/static/app.js"} {
 		req, _ := http.NewRequest("GET", srv.URL+path, nil)
 		req.Header.Set("Accept-Encoding", "zstd")
 		resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
