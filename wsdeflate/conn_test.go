@@ -15,6 +15,20 @@ import (
 // every message until the client closes.
 func echoServer(t testing.TB, opts *AcceptOptions) (url string, negotiated chan string) {
 	t.Helper()
+	return wsServer(t, opts, func(ctx context.Context, c *Conn) error {
+		typ, msg, err := c.Read(ctx)
+		if err != nil {
+			return err
+		}
+		return c.Write(ctx, typ, msg)
+	})
+}
+
+// wsServer starts an httptest server that accepts with opts, reports the
+// negotiated extensions, and calls serve until it fails (the client closed).
+// It returns the ws:// URL.
+func wsServer(t testing.TB, opts *AcceptOptions, serve func(context.Context, *Conn) error) (url string, negotiated chan string) {
+	t.Helper()
 	negotiated = make(chan string, 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := Accept(w, r, opts)
@@ -22,15 +36,7 @@ func echoServer(t testing.TB, opts *AcceptOptions) (url string, negotiated chan 
 			return
 		}
 		negotiated <- c.Extensions()
-		ctx := context.Background()
-		for {
-			typ, msg, err := c.Read(ctx)
-			if err != nil {
-				return
-			}
-			if err := c.Write(ctx, typ, msg); err != nil {
-				return
-			}
+		for serve(context.Background(), c) == nil {
 		}
 	}))
 	t.Cleanup(srv.Close)

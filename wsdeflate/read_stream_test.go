@@ -4,9 +4,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"net/http"
-	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 )
@@ -15,31 +12,21 @@ import (
 // copied through as it arrives.
 func streamEchoServer(t testing.TB, opts *AcceptOptions) (url string, negotiated chan string) {
 	t.Helper()
-	negotiated = make(chan string, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := Accept(w, r, opts)
+	return wsServer(t, opts, func(ctx context.Context, c *Conn) error {
+		typ, mr, err := c.Reader(ctx)
 		if err != nil {
-			return
+			return err
 		}
-		negotiated <- c.Extensions()
-		ctx := context.Background()
-		for {
-			typ, mr, err := c.Reader(ctx)
-			if err != nil {
-				return
-			}
-			mw, err := c.Writer(ctx, typ)
-			if err != nil {
-				return
-			}
-			_, err = io.Copy(mw, mr)
-			if cerr := mw.Close(); err != nil || cerr != nil {
-				return
-			}
+		mw, err := c.Writer(ctx, typ)
+		if err != nil {
+			return err
 		}
-	}))
-	t.Cleanup(srv.Close)
-	return "ws" + strings.TrimPrefix(srv.URL, "http"), negotiated
+		_, err = io.Copy(mw, mr)
+		if cerr := mw.Close(); err == nil {
+			err = cerr
+		}
+		return err
+	})
 }
 
 func TestReaderStreamsMessages(t *testing.T) {
