@@ -5,7 +5,6 @@ import (
 	"errors"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestCloseRefusesCodesThatMayNotBeSent(t *testing.T) {
@@ -47,12 +46,7 @@ func TestPeerCloseReachesRead(t *testing.T) {
 
 func TestSetReadLimitCountsDecompressedBytes(t *testing.T) {
 	url, _ := echoServer(t, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, _, err := Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatalf("Dial: %v", err)
-	}
+	c, ctx := dialForTest(t, url)
 	c.SetReadLimit(4096)
 	// Compresses to far less than 4096 bytes, inflates to 8192.
 	if err := c.Write(ctx, MessageText, []byte(strings.Repeat("a", 8192))); err != nil {

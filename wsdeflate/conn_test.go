@@ -24,6 +24,19 @@ func echoServer(t testing.TB, opts *AcceptOptions) (url string, negotiated chan 
 	})
 }
 
+// dialForTest dials url with the default options and a 10-second context,
+// both ended when the test is.
+func dialForTest(t testing.TB, url string) (*Conn, context.Context) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	c, _, err := Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	return c, ctx
+}
+
 // wsServer starts an httptest server that accepts with opts, reports the
 // negotiated extensions, and calls serve until it fails (the client closed).
 // It returns the ws:// URL.
@@ -110,12 +123,7 @@ func TestEchoOverLoopback(t *testing.T) {
 
 func TestConcurrentWritersKeepMessagesWhole(t *testing.T) {
 	url, _ := echoServer(t, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, _, err := Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatalf("Dial: %v", err)
-	}
+	c, ctx := dialForTest(t, url)
 	defer c.Close(StatusNormalClosure, "")
 	const writers, each = 4, 50
 	errs := make(chan error, writers)
@@ -152,12 +160,7 @@ func TestConcurrentWritersKeepMessagesWhole(t *testing.T) {
 
 func TestPingGetsPong(t *testing.T) {
 	url, _ := echoServer(t, nil)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, _, err := Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatalf("Dial: %v", err)
-	}
+	c, ctx := dialForTest(t, url)
 	readDone := make(chan error, 1)
 	go func() {
 		_, _, err := c.Read(ctx)

@@ -6,7 +6,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 )
 
 // closeReadServer accepts, calls CloseRead, and reports when its read side
@@ -28,12 +27,7 @@ func closeReadServer(t *testing.T) (url string, ended chan struct{}) {
 
 func TestCloseReadAnswersPings(t *testing.T) {
 	url, _ := closeReadServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, _, err := Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatalf("Dial: %v", err)
-	}
+	c, ctx := dialForTest(t, url)
 	go c.Read(ctx)
 	if err := c.Ping(ctx); err != nil {
 		t.Fatalf("Ping to a CloseRead server: %v", err)
@@ -43,12 +37,7 @@ func TestCloseReadAnswersPings(t *testing.T) {
 
 func TestCloseReadFailsOnDataWith1008(t *testing.T) {
 	url, ended := closeReadServer(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	c, _, err := Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatalf("Dial: %v", err)
-	}
+	c, ctx := dialForTest(t, url)
 	if err := c.Write(ctx, MessageText, []byte("unwanted")); err != nil {
 		t.Fatalf("Write: %v", err)
 	}

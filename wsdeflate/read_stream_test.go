@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"testing"
-	"time"
 )
 
 // streamEchoServer is echoServer with Reader and Writer: each message is
@@ -39,12 +38,7 @@ func TestReaderStreamsMessages(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url, _ := streamEchoServer(t, &tc.opts)
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			c, _, err := Dial(ctx, url, nil)
-			if err != nil {
-				t.Fatalf("Dial: %v", err)
-			}
+			c, ctx := dialForTest(t, url)
 			defer c.Close(StatusNormalClosure, "")
 			for i, size := range []int{0, 10, 1000, 200 << 10} {
 				msg := jsonMessage(uint64(i), size)

@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestWriterStreamsFragmentedMessages(t *testing.T) {
@@ -20,12 +19,7 @@ func TestWriterStreamsFragmentedMessages(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url, _ := echoServer(t, &tc.opts)
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			c, _, err := Dial(ctx, url, nil)
-			if err != nil {
-				t.Fatalf("Dial: %v", err)
-			}
+			c, ctx := dialForTest(t, url)
 			defer c.Close(StatusNormalClosure, "")
 			for _, size := range []int{0, 10, 100 << 10} {
 				msg := jsonMessage(uint64(size), size)
