@@ -66,20 +66,34 @@ func (s *server) serveVariant(w http.ResponseWriter, r *http.Request, res *resou
 // (RFC 9110 §13, §14) on the bytes of v, the encoded ones for a sidecar
 // (RFC 9110 §14.1.1: ranges are of the selected representation).
 func (s *server) serveFile(w http.ResponseWriter, r *http.Request, res *resource, v *variant) bool {
-	f, rs, ok := s.open(res, v)
+	f, rs, sum, ok := s.openHashed(w, res, v)
 	if !ok {
 		return false
 	}
-	defer f.Close()
-	sum, err := v.digest.get(rs)
-	if err != nil {
-		s.invalidate(res.name)
-		http.Error(w, "500 cannot read file", http.StatusInternalServerError)
-		return true
+	if f == nil {
+		return true // answered: v could not be read
 	}
+	defer f.Close()
 	w.Header().Set("ETag", etag(sum, v.coding))
 	http.ServeContent(codingWriter(w, v.coding), r, "", v.modTime, rs)
 	return true
+}
+
+// openHashed is open that also reads v's content hash. It reports ok
+// false, as open does, when res is stale; when v cannot be read it answers
+// 500 itself and returns a nil f.
+func (s *server) openHashed(w http.ResponseWriter, res *resource, v *variant) (f fs.File, rs io.ReadSeeker, sum string, ok bool) {
+	if f, rs, ok = s.open(res, v); !ok {
+		return nil, nil, "", false
+	}
+	sum, err := v.digest.get(rs)
+	if err != nil {
+		f.Close()
+		s.invalidate(res.name)
+		http.Error(w, "500 cannot read file", http.StatusInternalServerError)
+		return nil, nil, "", true
+	}
+	return f, rs, sum, true
 }
 
 // open opens v, checking with the one fstat a file server makes anyway that
@@ -177,17 +191,14 @@ func (s *server) serveDecoded(w http.ResponseWriter, r *http.Request, res *resou
 		http.Error(w, "406 not acceptable: no representation in an acceptable coding", http.StatusNotAcceptable)
 		return true
 	}
-	f, rs, ok := s.open(res, v)
+	f, rs, sum, ok := s.openHashed(w, res, v)
 	if !ok {
 		return false
 	}
-	defer f.Close()
-	sum, err := v.digest.get(rs)
-	if err != nil {
-		s.invalidate(res.name)
-		http.Error(w, "500 cannot read file", http.StatusInternalServerError)
-		return true
+	if f == nil {
+		return true // answered: v could not be read
 	}
+	defer f.Close()
 	tag := `W/"` + sum + "-" + v.coding + `-decoded"`
 	h := w.Header()
 	h.Set("ETag", tag)
