@@ -192,7 +192,7 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 		defer putBuffer(whole)
 	default:
 		var err error
-		if enc, err = w.pool.get(&w.out); err != nil {
+		if enc, err = w.offer.pool.get(&w.out); err != nil {
 			return false
 		}
 	}
@@ -239,7 +239,7 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 func (w *responseWriter) encodeWhole() *[]byte {
 	out := getBuffer()
 	start := w.startTimer()
-	encoded, err := w.pool.encodePadded((*out)[:0], w.held(), w.padding(false))
+	encoded, err := w.offer.pool.encodePadded((*out)[:0], w.held(), w.padding(false))
 	w.stopTimer(start)
 	*out = encoded
 	if err != nil {
@@ -277,7 +277,7 @@ var jitterSeed = maphash.MakeSeed()
 // that repeating a request cannot average the padding away; a stream, whose
 // body is not known when its padding must be chosen, gets a random amount.
 func (w *responseWriter) padding(stream bool) int {
-	if w.s.jitter <= 0 || !w.pool.canPad() {
+	if w.s.jitter <= 0 || !w.offer.pool.canPad() {
 		return 0
 	}
 	if stream {

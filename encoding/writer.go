@@ -34,9 +34,8 @@ type responseWriter struct {
 	rw     http.ResponseWriter
 	req    *http.Request
 	s      *settings
-	coding string       // negotiated coding, "" when the client gets identity
-	offer  *offer       // coding's offer, nil for identity
-	pool   *encoderPool // offer.pool
+	coding string // negotiated coding, "" when the client gets identity
+	offer  *offer // coding's offer, nil for identity
 
 	state    state
 	status   int  // from WriteHeader; 0 until then
@@ -58,7 +57,6 @@ func newResponseWriter(rw http.ResponseWriter, r *http.Request, s *settings, cod
 	w.out.w = rw
 	if coding != "" {
 		w.offer = s.offer(coding)
-		w.pool = w.offer.pool
 	}
 	return w
 }
@@ -296,7 +294,7 @@ func (w *responseWriter) closeEncoder() error {
 	start := w.startTimer()
 	err := w.enc.Close()
 	w.stopTimer(start)
-	w.pool.put(w.enc)
+	w.offer.pool.put(w.enc)
 	w.enc = nil
 	return err
 }
@@ -326,7 +324,7 @@ func (w *responseWriter) stats() Stats {
 // included, when finish never ran.
 func (w *responseWriter) release() {
 	if w.enc != nil {
-		w.pool.put(w.enc)
+		w.offer.pool.put(w.enc)
 	}
 	if w.buf != nil {
 		putBuffer(w.buf)
