@@ -1,0 +1,169 @@
+// Command precompress writes precompressed sidecars (.zst, .br, .gz) beside
+// the compressible files of a directory tree, for precompressed.FileServer
+// to serve. It runs precompressed.Generate; see its documentation for what
+// is written and when a sidecar counts as up to date.
+//
+// Usage:
+//
+//	go run github.com/squeezehttp/squeeze/precompressed/cmd/precompress@latest [flags] DIR
+//
+// Flags:
+//
+//	-codings list    sidecars to write, in order: zstd,br,gzip (the default) or a subset
+//	-min-size n      smallest file compressed, in bytes (default 512)
+//	-min-saving f    fraction of a file a sidecar must save to be kept (default 0.05)
+//	-manifest name   keep a manifest of hashes and sizes at DIR/name, e.g. precompress.json
+//	-delete-orphans  delete sidecars whose original is gone
+//	-dotfiles        include names starting with a dot
+//	-workers n       files compressed at once (default: the number of CPUs)
+//	-q               print nothing but errors
+//	-v               print each sidecar written or deleted
+//
+// Progress goes to standard error when it is a terminal; a summary line
+// goes to standard output unless -q. The exit status is 0 on success, 1 when
+// generating failed and 2 for bad usage.
+//
+// For a site embedded with embed.FS, put the generator beside the embed
+// directive, so that go generate refreshes the sidecars and the manifest
+// before go build embeds them:
+//
+//	//go:generate go run github.com/squeezehttp/squeeze/precompressed/cmd/precompress -q -manifest precompress.json site
+//	//go:embed site
+//	var site embed.FS
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+
+	"github.com/squeezehttp/squeeze/precompressed"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var progress io.Writer
+	if isTerminal(os.Stderr) {
+		progress = os.Stderr
+	}
+	os.Exit(run(ctx, os.Args[1:], os.Stdout, os.Stderr, progress))
+}
+
+// isTerminal reports whether f is a character device, as a terminal is,
+// without reaching beyond the standard library.
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// run is the command without the process around it: it parses args,
+// generates, and returns the exit status. progress, if not nil, receives
+// the progress line (unless -q).
+func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer) int {
+	fl := flag.NewFlagSet("precompress", flag.ContinueOnError)
+	fl.SetOutput(stderr)
+	fl.Usage = func() {
+		fmt.Fprintln(stderr, "usage: precompress [flags] DIR")
+		fmt.Fprintln(stderr, "Writes .zst, .br and .gz sidecars beside the compressible files under DIR.")
+		fl.PrintDefaults()
+	}
+	codings := fl.String("codings", "zstd,br,gzip", "comma-separated `list` of sidecars to write: zstd, br, gzip")
+	minSize := fl.Int64("min-size", 512, "smallest file compressed, in `bytes`")
+	minSaving := fl.Float64("min-saving", 0.05, "`fraction` of a file's size a sidecar must save to be kept")
+	manifest := fl.String("manifest", "", "keep a manifest of hashes and sizes at DIR/`name` (e.g. "+precompressed.DefaultManifest+")")
+	orphans := fl.Bool("delete-orphans", false, "delete sidecars whose original is gone")
+	dotfiles := fl.Bool("dotfiles", false, "include files and directories whose name starts with a dot")
+	workers := fl.Int("workers", 0, "files compressed at once (0: one per CPU)")
+	quiet := fl.Bool("q", false, "print nothing but errors")
+	verbose := fl.Bool("v", false, "print each sidecar written or deleted")
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fl.NArg() != 1 {
+		fmt.Fprintln(stderr, "precompress: need exactly one directory")
+		fl.Usage()
+		return 2
+	}
+	sidecars, err := parseCodings(*codings)
+	if err != nil {
+		fmt.Fprintln(stderr, "precompress:", err)
+		return 2
+	}
+	if *minSize <= 0 || *minSaving < 0 || *minSaving >= 1 || *workers < 0 {
+		fmt.Fprintln(stderr, "precompress: -min-size must be positive, -min-saving in [0, 1), -workers not negative")
+		return 2
+	}
+	saving := *minSaving
+	if saving == 0 {
+		saving = -1 // GenerateConfig's "keep anything smaller"
+	}
+	cfg := precompressed.GenerateConfig{
+		Sidecars:      sidecars,
+		MinSize:       *minSize,
+		MinSaving:     saving,
+		Manifest:      *manifest,
+		DeleteOrphans: *orphans,
+		Dotfiles:      *dotfiles,
+		Workers:       *workers,
+	}
+	if !*quiet {
+		cfg.Progress = progress
+		if *verbose {
+			cfg.Log = stdout
+		}
+	}
+	dir := fl.Arg(0)
+	rep, err := precompressed.Generate(ctx, dir, cfg)
+	if err != nil {
+		fmt.Fprintln(stderr, "precompress:", err)
+		return 1
+	}
+	if !*quiet {
+		fmt.Fprintln(stdout, summary(dir, rep))
+	}
+	return 0
+}
+
+// parseCodings turns "zstd,br" into the sidecars FileServer looks for.
+func parseCodings(list string) ([]precompressed.Sidecar, error) {
+	known := map[string]precompressed.Sidecar{}
+	for _, sc := range precompressed.DefaultSidecars() {
+		known[sc.Coding] = sc
+	}
+	var out []precompressed.Sidecar
+	for _, c := range strings.Split(list, ",") {
+		c = strings.ToLower(strings.TrimSpace(c))
+		sc, ok := known[c]
+		if !ok {
+			return nil, fmt.Errorf("-codings: unknown coding %q (want zstd, br, gzip)", c)
+		}
+		out = append(out, sc)
+	}
+	return out, nil
+}
+
+// summary is the one line printed after a run.
+func summary(dir string, rep precompressed.Report) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "precompress %s: %d files, %d compressible (%d bytes); %d sidecars written, %d up to date, %d not worth it, %d deleted",
+		dir, rep.Files, rep.Compressible, rep.CompressibleBytes, rep.Written, rep.UpToDate, rep.NotWorthIt, rep.Deleted)
+	codings := make([]string, 0, len(rep.SidecarBytes))
+	for c := range rep.SidecarBytes {
+		codings = append(codings, c)
+	}
+	sort.Strings(codings)
+	for _, c := range codings {
+		fmt.Fprintf(&b, "; %s %d bytes", c, rep.SidecarBytes[c])
+	}
+	return b.String()
+}

@@ -1,0 +1,195 @@
+package precompressed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"strings"
+)
+
+// GenerateConfig tunes Generate. The zero value writes zstd, brotli and
+// gzip sidecars for every compressible file of 512 bytes or more that they
+// make at least 5 % smaller, with one worker per core, silently.
+type GenerateConfig struct {
+	// Sidecars lists the sidecars to write. Nil means DefaultSidecars, the
+	// set FileServer looks for. Generate can write the codings "zstd",
+	// "br" and "gzip"; naming another is an error.
+	Sidecars []Sidecar
+
+	// MinSize is the smallest original compressed. Zero means 512 bytes,
+	// as for Config.FallbackMinSize; a negative value compresses every
+	// file however small.
+	MinSize int64
+
+	// MinSaving is the fraction of the original's size a sidecar must save
+	// to be kept, from 0 to 1. Zero means 0.05: below that, the client's
+	// decoding and the extra file outweigh the bytes. A negative value
+	// keeps every sidecar smaller than its original. A sidecar not worth
+	// keeping is not written, and one left from an earlier run is deleted.
+	MinSaving float64
+
+	// Manifest, if not empty, is the slash-separated name, relative to the
+	// directory, of the manifest to keep: every original's size and
+	// SHA-256 and those of its sidecars, as JSON (see ReadManifest and
+	// Config.Manifest). DefaultManifest is the usual name. An existing
+	// file there must be a manifest: Generate refuses to overwrite
+	// anything else.
+	Manifest string
+
+	// DeleteOrphans deletes sidecars whose original is missing. Only names
+	// that Generate could have written count: one of Sidecars' extensions
+	// after a name whose extension is of a compressible type, so that
+	// "backup.tar.gz" is never taken for an orphan of "backup.tar". Off by
+	// default, because FileServer serves such sidecars on purpose (decoded
+	// for clients that need it).
+	DeleteOrphans bool
+
+	// Dotfiles includes files and directories whose name starts with a
+	// dot. By default they are skipped, as FileServer hides them.
+	Dotfiles bool
+
+	// Workers is how many files are compressed at once. Zero means
+	// runtime.GOMAXPROCS(0). Each worker holds about 100 MB while it
+	// compresses a file of several megabytes (brotli quality 11 with a
+	// 16 MB window, zstd with an 8 MB one), much less for small files.
+	Workers int
+
+	// Progress, if set, receives a one-line status after each file,
+	// rewritten in place with a carriage return, and a final newline: it is
+	// meant for a terminal.
+	Progress io.Writer
+
+	// Log, if set, receives a line for each sidecar written or deleted.
+	Log io.Writer
+}
+
+// Report is what Generate did.
+type Report struct {
+	// Files counts the originals found (every regular file that is not a
+	// sidecar or the manifest).
+	Files int
+	// Compressible counts those of a compressible type and at least
+	// MinSize bytes, the ones that get sidecars.
+	Compressible int
+	// CompressibleBytes is the total size of the Compressible originals.
+	CompressibleBytes int64
+	// Written counts the sidecars written by this run.
+	Written int
+	// UpToDate counts the sidecars already up to date, left alone.
+	UpToDate int
+	// NotWorthIt counts the sidecars not kept because they saved less than
+	// MinSaving.
+	NotWorthIt int
+	// Deleted counts the sidecars deleted: no longer worth keeping, or,
+	// with DeleteOrphans, orphaned.
+	Deleted int
+	// SidecarBytes maps each coding to the total size of its sidecars now
+	// on disk (written or up to date).
+	SidecarBytes map[string]int64
+}
+
+const (
+	defaultMinSaving = 0.05
+	// tempSuffix ends the names of files being written. They start with a
+	// dot too, so that FileServer never serves one half-written.
+	tempSuffix = ".precompress-tmp"
+)
+
+// Generate writes precompressed sidecars beside the compressible files of
+// the directory tree dir, as FileServer serves them: for app.js, app.js.zst
+// (zstd at its best level, a window of at most 8 MB, RFC 9659 §3),
+// app.js.br (brotli quality 11, the smallest window that holds the file,
+// up to 16 MB) and app.js.gz (gzip level 9). Compressible means of a type
+// encoding.CompressibleType accepts, from the name's extension or, without
+// one, sniffed from the content, as FileServer decides it.
+//
+// Each sidecar gets its original's modification time, and is written to a
+// temporary file in the same directory and renamed into place, so that a
+// server never sees half a sidecar. A later run is incremental: a sidecar
+// is up to date, and left alone, when its modification time equals its
+// original's; with a Manifest, instead, when the manifest's hashes of the
+// original and the sidecar match both files (a checkout that resets
+// modification times then costs no recompression: Generate only sets the
+// sidecar's time back).
+//
+// The tree is read through os.Root: symbolic links are followed only to
+// files inside dir, never into directories, and a link out of dir is
+// skipped. Files are compressed by Workers goroutines. When ctx is done,
+// Generate stops within a fraction of a second, removes its temporary
+// files and returns ctx's error; sidecars finished by then stay, and the
+// manifest is left as it was. The first error stops the run the same way.
+func Generate(ctx context.Context, dir string, cfg GenerateConfig) (Report, error) {
+	g, err := newGenerator(dir, cfg)
+	if err != nil {
+		return Report{}, err
+	}
+	defer g.root.Close()
+	return g.run(ctx)
+}
+
+// generator is one Generate run.
+type generator struct {
+	dir      string
+	root     *os.Root
+	sidecars []Sidecar
+	minSize  int64
+	saving   float64
+	workers  int
+	cfg      GenerateConfig
+	old      *Manifest // the manifest of the previous run, empty if none
+}
+
+func newGenerator(dir string, cfg GenerateConfig) (*generator, error) {
+	g := &generator{dir: dir, cfg: cfg, minSize: cfg.MinSize, saving: cfg.MinSaving, workers: cfg.Workers}
+	g.sidecars = cfg.Sidecars
+	if g.sidecars == nil {
+		g.sidecars = DefaultSidecars()
+	}
+	for _, sc := range g.sidecars {
+		if !generatable(sc.Coding) || len(sc.Ext) < 2 || sc.Ext[0] != '.' || strings.Contains(sc.Ext, "/") {
+			return nil, fmt.Errorf("precompressed: cannot generate sidecar %+v: need coding zstd, br or gzip and an extension like \".br\"", sc)
+		}
+	}
+	switch {
+	case g.minSize == 0:
+		g.minSize = defaultMinSize
+	case g.minSize < 0:
+		g.minSize = 0
+	}
+	switch {
+	case g.saving == 0:
+		g.saving = defaultMinSaving
+	case g.saving < 0:
+		g.saving = 0
+	case g.saving >= 1:
+		return nil, fmt.Errorf("precompressed: MinSaving %v: a sidecar cannot save all of its original", g.saving)
+	}
+	if g.workers <= 0 {
+		g.workers = runtime.GOMAXPROCS(0)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("precompressed: %w", err)
+	}
+	g.root = root
+	g.old = &Manifest{files: map[string]manifestFile{}}
+	if cfg.Manifest != "" {
+		b, err := fs.ReadFile(root.FS(), cfg.Manifest)
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			root.Close()
+			return nil, fmt.Errorf("precompressed: reading manifest: %w", err)
+		default:
+			if g.old, err = parseManifest(b); err != nil {
+				root.Close()
+				return nil, fmt.Errorf("precompressed: %s is not a manifest Generate wrote (%v): delete it or name another", cfg.Manifest, err)
+			}
+		}
+	}
+	return g, nil
+}
