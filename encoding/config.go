@@ -76,6 +76,30 @@ type Config struct {
 	// handled, after the handler returned, with what it did: for example to
 	// export metrics. It must not retain r. Default: nil.
 	OnResponse func(r *http.Request, s Stats)
+
+	// Dictionaries, when set, turns on Compression Dictionary Transport
+	// (RFC 9842): a request whose Available-Dictionary names a dictionary
+	// in the store, and whose Accept-Encoding lists dcz by name, gets its
+	// response as dcz (zstd with that dictionary) with Vary:
+	// Accept-Encoding, Available-Dictionary, when DictionarySecure,
+	// DictionaryReadable and DictionaryAllow agree. Default: nil, off.
+	Dictionaries *DictionaryStore
+
+	// DictionaryLevel is the zstd level of dcz responses, 1..22. Default 3.
+	DictionaryLevel int
+
+	// DictionaryAllow decides from the request and the response's header
+	// whether a response may be compressed with a dictionary, which could
+	// reveal secrets in it to a page that can measure its size (RFC 9842
+	// §9.2). Default: PublicResponse, only responses a shared cache could
+	// store.
+	DictionaryAllow func(r *http.Request, h http.Header) bool
+
+	// DictionarySecure decides whether a request came over a secure
+	// context, the only place RFC 9842 §8 lets dictionaries be used.
+	// Default: SecureRequest, TLS or localhost; set it behind a proxy that
+	// terminates TLS.
+	DictionarySecure func(r *http.Request) bool
 }
 
 // Coding is one coding the middleware offers and the level to use.
@@ -157,6 +181,8 @@ type settings struct {
 
 	decodeRequests bool
 	maxRequestSize int64
+
+	dict *dictionarySettings // nil without Config.Dictionaries
 }
 
 func (c Config) settings() (*settings, error) {
@@ -188,6 +214,10 @@ func (c Config) settings() (*settings, error) {
 	}
 	if s.types == nil {
 		s.types = CompressibleType
+	}
+	var err error
+	if s.dict, err = c.dictionarySettings(); err != nil {
+		return nil, err
 	}
 	if s.etag < ETagSuffix || s.etag > ETagKeep {
 		return nil, fmt.Errorf("encoding: unknown ETagMode %d", s.etag)

@@ -26,6 +26,7 @@ const (
 // possible when they rule compression out, or when Content-Length says the
 // body is larger than the buffer.
 func (w *responseWriter) verdictFromHeader() verdict {
+	w.settleDictionary()
 	h := w.Header()
 	switch {
 	case w.bypass:
@@ -165,6 +166,7 @@ func (w *responseWriter) commit(v verdict) {
 func (w *responseWriter) notModified(h http.Header) {
 	if ct, typed := h["Content-Type"]; !typed || w.s.types(mediaType(first(ct))) {
 		addVary(h)
+		w.varyDictionary(h)
 	}
 	switch {
 	case w.stripped:
@@ -199,6 +201,7 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 	h := w.Header()
 	h["Content-Encoding"] = w.offer.contentEncoding
 	addVary(h)
+	w.varyDictionary(h)
 	delete(h, "Content-Length")
 	delete(h, "Accept-Ranges") // ranges are of the identity bytes; this body has none to offer
 	w.adjustETag(h)

@@ -75,7 +75,10 @@ func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Reques
 	}
 	rw := newResponseWriter(w, r, s, coding)
 	rw.reqBody = body
-	if coding != "" && s.etag == ETagSuffix {
+	if s.dict != nil {
+		rw.chooseDictionary()
+	}
+	if rw.coding != "" && s.etag == ETagSuffix {
 		r = rw.stripETagSuffixes(r)
 	}
 	defer rw.release()

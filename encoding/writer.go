@@ -46,7 +46,8 @@ type responseWriter struct {
 	enc Writer    // the streaming encoder while compressing
 	out byteCount // counts what reaches rw
 
-	reqBody *decodedBody // the decoding request body, with DecodeRequests
+	reqBody *decodedBody      // the decoding request body, with DecodeRequests
+	dict    *dictionaryChoice // the dictionary in use, with Config.Dictionaries
 
 	in      int64         // body bytes the handler wrote
 	encTime time.Duration // time spent in the encoder, when OnResponse wants it
