@@ -99,13 +99,19 @@ func (b *Browser) Screenshot(t testing.TB, url string, width, height int) string
 // flags that keep it off the network and working as root, and returns its
 // standard output. Its whole process group is killed when it ends or times out.
 func (b *Browser) run(ctx context.Context, dir string, args ...string) (string, error) {
-	budget := b.VirtualTime
-	if budget == 0 {
-		budget = 5000
-	}
 	profile, err := os.MkdirTemp(dir, "profile")
 	if err != nil {
 		return "", err
+	}
+	return b.runProfile(ctx, profile, args...)
+}
+
+// runProfile is run with the profile directory given, which may hold what
+// an earlier run kept (cache, compression dictionaries).
+func (b *Browser) runProfile(ctx context.Context, profile string, args ...string) (string, error) {
+	budget := b.VirtualTime
+	if budget == 0 {
+		budget = 5000
 	}
 	flags := append([]string{
 		"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
