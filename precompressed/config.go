@@ -79,6 +79,20 @@ type Config struct {
 	// defaults for a few percent of size.
 	FallbackRecompress bool
 
+	// Manifest, when set, is the manifest Generate wrote for the tree (see
+	// ReadManifest). A sidecar is then served only if the manifest lists it
+	// beside its original, with both files' sizes and SHA-256 hashes
+	// matching; one it does not vouch for is ignored, like a stale one,
+	// and the manifest's own name answers 404.
+	//
+	// In a tree whose files report zero modification times, as embed.FS
+	// does, nothing can change after the build, so the manifest is trusted
+	// as it is: ETags come from its hashes, and no file is read to hash it,
+	// at start-up or later. In other trees each listed file is hashed once
+	// per version, the first time its name is requested (the read that
+	// would make its ETag anyway), and compared.
+	Manifest *Manifest
+
 	// FallbackMinSize is the smallest file compressed on the fly. Zero
 	// means 512 bytes: below that the saving does not pay for the headers.
 	FallbackMinSize int64

@@ -190,6 +190,9 @@ func (g *generator) compressAll(parent context.Context, originals []original, re
 		fmt.Fprintln(g.cfg.Progress)
 	}
 	rep.Files = len(originals)
+	if firstErr == nil {
+		firstErr = parent.Err() // cancelled after the last file began
+	}
 	if firstErr != nil {
 		if err := parent.Err(); err != nil {
 			firstErr = err // the cause, not the cancel it led to

@@ -61,6 +61,13 @@ type digest struct {
 	err  error
 }
 
+// knownDigest is a digest whose hash is already known, from a manifest.
+func knownDigest(sum string) *digest {
+	d := new(digest)
+	d.once.Do(func() { d.sum = sum })
+	return d
+}
+
 // get returns the hash of the file f, reading it and seeking back to the
 // start the first time.
 func (d *digest) get(f io.ReadSeeker) (string, error) {
@@ -122,6 +129,8 @@ func (s *server) resolve(name string, old *resource) *resource {
 	}
 	if err == nil && fi.Mode().IsRegular() {
 		res.original = &variant{name: name, size: fi.Size(), modTime: fi.ModTime()}
+		rec, listed := s.manifest.original(name, fi.Size())
+		res.original.digest = s.digestFor(res.original, old, rec, listed)
 	}
 	direct := s.sidecarOf(name)
 	if direct == nil {
@@ -137,7 +146,13 @@ func (s *server) resolve(name string, old *resource) *resource {
 			if res.original != nil && !s.serveStale && sfi.ModTime().Before(res.original.modTime) {
 				continue // left over from an earlier build of the original
 			}
-			res.sidecars = append(res.sidecars, &variant{name: sname, coding: sc.Coding, size: sfi.Size(), modTime: sfi.ModTime()})
+			v := &variant{name: sname, coding: sc.Coding, size: sfi.Size(), modTime: sfi.ModTime()}
+			if s.manifest == nil {
+				v.digest = old.digestOf(v)
+			} else if v.digest = s.vouched(res.original, v, sc.Ext, old); v.digest == nil {
+				continue // not what Generate wrote beside this original
+			}
+			res.sidecars = append(res.sidecars, v)
 			res.offers = append(res.offers, sc.Coding)
 		}
 	}
@@ -148,7 +163,6 @@ func (s *server) resolve(name string, old *resource) *resource {
 	res.kind = kindFile
 	res.forever = true
 	for _, v := range res.all() {
-		v.digest = old.digestOf(v)
 		res.forever = res.forever && v.modTime.IsZero()
 	}
 	switch {

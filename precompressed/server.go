@@ -21,6 +21,7 @@ type server struct {
 	dotfiles     bool
 	hide         func(string) bool
 	interval     time.Duration
+	manifest     *Manifest // nil without one
 
 	fallback      []encoding.Codec
 	fallbackNames []string
@@ -54,6 +55,7 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 		dotfiles:     cfg.ServeDotfiles,
 		hide:         cfg.Hide,
 		interval:     cfg.checkInterval(),
+		manifest:     cfg.Manifest,
 		minSize:      cfg.minSize(),
 		resources:    make(map[string]*resource),
 	}
@@ -155,6 +157,9 @@ func (s *server) hidden(name string) bool {
 				return true
 			}
 		}
+	}
+	if s.manifest != nil && name == s.manifest.name {
+		return true
 	}
 	if s.hideSidecars && s.sidecarOf(name) != nil {
 		return true
