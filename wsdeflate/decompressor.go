@@ -1,6 +1,7 @@
 package wsdeflate
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -34,7 +35,15 @@ type Decompressor struct {
 	limit  int
 	fr     io.ReadCloser // live reader, nil while released
 	synced bool          // fr's state continues the connection's stream
-	src    source
+	// fr reads a whole message from in (payload + trailer) through msg, a
+	// *bytes.Reader, for which klauspost's inflater has a specialised
+	// decoding loop about twice as fast as its io.ByteReader one; a streamed
+	// message is read through src. fr is bound to one of them (streaming
+	// says which) and re-seeded from the window when that changes.
+	msg       bytes.Reader
+	in        *[]byte // from inputPool while live, nil while released
+	src       source
+	streaming bool
 	hist   window // plaintext history, to re-seed fr after Release or BFINAL
 	mr     messageReader
 }
@@ -58,10 +67,18 @@ func NewDecompressor(d Direction, maxSize int) *Decompressor {
 	return dc
 }
 
-// begin readies the reader for a message whose bytes d.src now serves.
-func (d *Decompressor) begin() {
+// maxKeptInput bounds the input buffer a Decompressor keeps between
+// messages; a larger message's buffer is dropped after it.
+const maxKeptInput = 64 << 10
+
+// begin readies the reader for a message whose bytes d.msg (or, when
+// streaming, d.src) now serves.
+func (d *Decompressor) begin(streaming bool) {
 	if d.fr == nil {
 		d.fr, d.synced = getReader(), false
+	}
+	if d.streaming != streaming {
+		d.streaming, d.synced = streaming, false
 	}
 	if d.synced && d.dir.ContextTakeover {
 		return // RFC 7692 §7.2.2: continue the previous message's window
@@ -70,16 +87,34 @@ func (d *Decompressor) begin() {
 	if d.dir.ContextTakeover {
 		dict = d.hist.bytes()
 	}
-	_ = d.fr.(flate.Resetter).Reset(&d.src, dict) // never fails for klauspost
+	var r io.Reader = &d.msg
+	if streaming {
+		r = &d.src
+	}
+	_ = d.fr.(flate.Resetter).Reset(r, dict) // never fails for klauspost
 	d.synced = true
+}
+
+// consumed reports whether the whole payload and the trailer have been read.
+func (d *Decompressor) consumed() bool {
+	if d.streaming {
+		return d.src.consumed()
+	}
+	return d.msg.Len() == 0
 }
 
 // Decompress appends the message that payload (a whole message's payload, as
 // received, without the trailer) inflates to, and returns the extended
 // buffer. It fails with ErrMessageTooBig when the message exceeds the limit.
 func (d *Decompressor) Decompress(dst, payload []byte) ([]byte, error) {
-	d.src.reset(payload, nil)
-	d.begin()
+	// RFC 7692 §7.2.2: append 00 00 ff ff to the payload before inflating.
+	if d.in == nil {
+		d.in = inputPool.Get().(*[]byte)
+	}
+	*d.in = append(append((*d.in)[:0], payload...), trailer[:]...)
+	d.msg.Reset(*d.in)
+	d.begin(false)
+	defer d.dropLargeInput()
 	start := len(dst)
 	for {
 		if len(dst) == cap(dst) {
@@ -114,15 +149,16 @@ func (d *Decompressor) step(n, room int, err error) (done bool, _ error) {
 	case err == nil:
 		// The trailer's empty stored block flushes the output; once it is
 		// read and the flush fits, the message is complete.
-		return d.src.consumed() && n < room, nil
+		return d.consumed() && n < room, nil
 	case err == io.EOF:
 		// RFC 7692 §7.2.3.4: a BFINAL block ends the DEFLATE stream; what
 		// follows it is ignored and the next message starts a new stream
 		// seeded with the window.
 		d.synced = false
 		return true, nil
-	case errors.Is(err, errEndOfMessage) && d.src.consumed():
-		// The reader asked past the trailer after flushing nothing: complete,
+	case (errors.Is(err, errEndOfMessage) || err == io.ErrUnexpectedEOF) && d.consumed():
+		// The reader asked past the trailer after flushing nothing (the
+		// bytes.Reader's end reaches us as io.ErrUnexpectedEOF): complete,
 		// but its state is now an error, so re-seed it next time.
 		d.synced = false
 		return true, nil
@@ -153,6 +189,20 @@ func (d *Decompressor) Release() {
 	putReader(d.fr)
 	d.fr, d.synced = nil, false
 	d.src = source{}
+	d.msg.Reset(nil)
+	if d.in != nil {
+		putInput(d.in)
+		d.in = nil
+	}
+}
+
+// dropLargeInput lets go of an input buffer grown by an unusually large
+// message, so a connection does not keep it while idle.
+func (d *Decompressor) dropLargeInput() {
+	if d.in != nil && cap(*d.in) > maxKeptInput {
+		d.msg.Reset(nil) // fr keeps pointing at d.msg, which stays valid
+		*d.in = nil
+	}
 }
 
 // Reader returns a reader of one message whose compressed payload is read
@@ -163,7 +213,7 @@ func (d *Decompressor) Release() {
 // unusable: the connection must be failed.
 func (d *Decompressor) Reader(r io.Reader) io.Reader {
 	d.src.reset(nil, r)
-	d.begin()
+	d.begin(true)
 	d.mr.n, d.mr.err = 0, nil
 	return &d.mr
 }

@@ -65,3 +65,14 @@ func putReader(fr io.ReadCloser) {
 	_ = fr.(flate.Resetter).Reset(&idleSource, nil)
 	readerPool.Put(fr)
 }
+
+// inputPool holds the buffers a Decompressor copies a message's payload and
+// trailer into, so released and no-takeover decompressors keep none.
+var inputPool = sync.Pool{New: func() any { return new([]byte) }}
+
+func putInput(b *[]byte) {
+	if cap(*b) > maxKeptInput {
+		*b = nil
+	}
+	inputPool.Put(b)
+}
