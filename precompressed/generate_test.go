@@ -3,6 +3,8 @@ package precompressed
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -354,4 +356,10 @@ func variedText(n int) []byte {
 		b = append(b, " \n"[x>>31&1])
 	}
 	return b[:n]
+}
+
+// sha256Hex is the manifest form of a hash.
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
 }
