@@ -10,8 +10,8 @@
 // Flags:
 //
 //	-codings list    sidecars to write, in order: zstd,br,gzip (the default) or a subset
-//	-min-size n      smallest file compressed, in bytes (default 512)
-//	-min-saving f    fraction of a file a sidecar must save to be kept (default 0.05)
+//	-min-size n      smallest file compressed, in bytes (default 512; 0: all)
+//	-min-saving f    fraction of a file a sidecar must save to be kept (default 0.05; 0: any saving)
 //	-manifest name   keep a manifest of hashes and sizes at DIR/name, e.g. precompress.json
 //	-delete-orphans  delete sidecars whose original is gone
 //	-dotfiles        include names starting with a dot
@@ -57,7 +57,8 @@ func main() {
 }
 
 // isTerminal reports whether f is a character device, as a terminal is,
-// without reaching beyond the standard library.
+// without reaching beyond the standard library. /dev/null is one too; the
+// progress line is then lost, harmlessly.
 func isTerminal(f *os.File) bool {
 	fi, err := f.Stat()
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
@@ -99,17 +100,21 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fmt.Fprintln(stderr, "precompress:", err)
 		return 2
 	}
-	if *minSize <= 0 || *minSaving < 0 || *minSaving >= 1 || *workers < 0 {
-		fmt.Fprintln(stderr, "precompress: -min-size must be positive, -min-saving in [0, 1), -workers not negative")
+	if *minSize < 0 || *minSaving < 0 || *minSaving >= 1 || *workers < 0 {
+		fmt.Fprintln(stderr, "precompress: -min-size and -workers must not be negative, -min-saving must be in [0, 1)")
 		return 2
 	}
-	saving := *minSaving
+	// GenerateConfig's zero values mean its defaults; its "none" is -1.
+	size, saving := *minSize, *minSaving
+	if size == 0 {
+		size = -1
+	}
 	if saving == 0 {
-		saving = -1 // GenerateConfig's "keep anything smaller"
+		saving = -1
 	}
 	cfg := precompressed.GenerateConfig{
 		Sidecars:      sidecars,
-		MinSize:       *minSize,
+		MinSize:       size,
 		MinSaving:     saving,
 		Manifest:      *manifest,
 		DeleteOrphans: *orphans,

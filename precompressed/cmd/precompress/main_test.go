@@ -1,0 +1,159 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var script = []byte(strings.Repeat("function hello(name) { return 'hello, ' + name; }\n", 40))
+
+// site writes a tree with one compressible script and returns its path.
+func site(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "app.js"), script, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// runCmd runs the command in-process and returns its exit status and
+// output. progress, if not nil, stands for a terminal on stderr.
+func runCmd(t *testing.T, progress *bytes.Buffer, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	var p io.Writer
+	if progress != nil {
+		p = progress // not a typed nil: run checks for nil
+	}
+	code = run(context.Background(), args, &out, &errb, p)
+	return code, out.String(), errb.String()
+}
+
+func TestRunWritesSidecarsManifestAndSummary(t *testing.T) {
+	dir := site(t)
+	code, out, errOut := runCmd(t, nil, "-manifest", "precompress.json", dir)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q; want 0 and nothing", code, errOut)
+	}
+	for _, name := range []string{"app.js.zst", "app.js.br", "app.js.gz", "precompress.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s not written: %v", name, err)
+		}
+	}
+	if !strings.Contains(out, "3 sidecars written") {
+		t.Errorf("summary %q does not say 3 sidecars were written", out)
+	}
+	if _, out, _ := runCmd(t, nil, "-manifest", "precompress.json", dir); !strings.Contains(out, "0 sidecars written, 3 up to date") {
+		t.Errorf("second run summary %q: want 0 written, 3 up to date", out)
+	}
+}
+
+func TestRunFlagsChooseCodingsAndOutput(t *testing.T) {
+	dir := site(t)
+	code, out, _ := runCmd(t, nil, "-v", "-codings", "br,gzip", dir)
+	if code != 0 || strings.Count(out, "wrote ") != 2 {
+		t.Errorf("-v -codings br,gzip: exit %d, output %q; want a line per sidecar, 2 of them", code, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "app.js.zst")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("app.js.zst written though -codings left zstd out (err %v)", err)
+	}
+	if code, out, errOut := runCmd(t, nil, "-q", "-delete-orphans", dir); code != 0 || out != "" || errOut != "" {
+		t.Errorf("-q: exit %d, stdout %q, stderr %q; want 0 and silence", code, out, errOut)
+	}
+	small := site(t)
+	if code, _, _ := runCmd(t, nil, "-min-size", "100000", "-codings", "zstd", small); code != 0 {
+		t.Errorf("-min-size: exit %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(small, "app.js.zst")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("app.js.zst written for a file under -min-size (err %v)", err)
+	}
+}
+
+func TestRunProgressOnlyWhereGiven(t *testing.T) {
+	var progress bytes.Buffer
+	if code, _, errOut := runCmd(t, &progress, site(t)); code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(progress.String(), "\rprecompress: 1/1 files") {
+		t.Errorf("progress %q: want a carriage-return status line", progress.String())
+	}
+	progress.Reset()
+	runCmd(t, &progress, "-q", site(t))
+	if progress.Len() != 0 {
+		t.Errorf("-q still wrote progress %q", progress.String())
+	}
+}
+
+func TestRunUsageErrorsExitTwo(t *testing.T) {
+	dir := site(t)
+	for _, args := range [][]string{
+		{},
+		{dir, dir},
+		{"-codings", "deflate", dir},
+		{"-min-saving", "1", dir},
+		{"-workers", "-1", dir},
+		{"-no-such-flag", dir},
+	} {
+		if code, _, errOut := runCmd(t, nil, args...); code != 2 || errOut == "" {
+			t.Errorf("precompress %q: exit %d, stderr %q; want 2 and a message", args, code, errOut)
+		}
+	}
+}
+
+func TestRunFailureExitsOneWithMessage(t *testing.T) {
+	code, _, errOut := runCmd(t, nil, filepath.Join(t.TempDir(), "missing"))
+	if code != 1 || !strings.HasPrefix(errOut, "precompress: ") {
+		t.Errorf("missing directory: exit %d, stderr %q; want 1 and a message starting with precompress:", code, errOut)
+	}
+}
+
+func TestIsTerminalFalseForFiles(t *testing.T) {
+	f, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Error("a regular file taken for a terminal: progress would go into it")
+	}
+}
+
+// The built command, run as go generate would run it, with stderr not a
+// terminal: sidecars written, no progress line on stderr, status 0; and a
+// failure exits 1.
+func TestCommandBinary(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	bin := filepath.Join(t.TempDir(), "precompress")
+	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	dir := site(t)
+	cmd := exec.Command(bin, "-manifest", "precompress.json", dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil || stderr.Len() != 0 {
+		t.Fatalf("precompress: %v, stderr %q", err, stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "app.js.br")); err != nil {
+		t.Errorf("app.js.br not written by the command: %v", err)
+	}
+	err = exec.Command(bin, filepath.Join(dir, "missing")).Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Errorf("precompress on a missing directory: %v, want exit status 1", err)
+	}
+}
