@@ -76,7 +76,8 @@ func DecodeDCZ(body []byte, d *Dictionary, maxSize int) ([]byte, error) {
 	}
 	limit := min(max(dczMinWindowLimit, d.Len()+d.Len()/4), dczMaxWindowLimit)
 	dec, err := zstd.NewReader(nil, zstd.WithDecoderDictRaw(0, d.raw), zstd.WithDecoderConcurrency(1),
-		zstd.WithDecoderMaxWindow(uint64(limit)), zstd.WithDecoderMaxMemory(uint64(maxSize)))
+		// klauspost applies the memory bound to the window too.
+		zstd.WithDecoderMaxWindow(uint64(limit)), zstd.WithDecoderMaxMemory(uint64(max(maxSize, limit))))
 	if err != nil {
 		return nil, fmt.Errorf("encoding: dcz: %w", err)
 	}
@@ -84,6 +85,9 @@ func DecodeDCZ(body []byte, d *Dictionary, maxSize int) ([]byte, error) {
 	out, err := dec.DecodeAll(body[DCZHeaderLen:], nil)
 	if err != nil {
 		return nil, fmt.Errorf("encoding: dcz: %w", err)
+	}
+	if len(out) > maxSize {
+		return nil, fmt.Errorf("encoding: dcz: body decodes to more than %d bytes", maxSize)
 	}
 	return out, nil
 }
