@@ -22,5 +22,9 @@
 //
 // Use FileServerRoot for an operating-system directory: it confines the tree
 // with os.Root, so that neither ".." nor a symbolic link leads out of it.
-// See the examples in example_test.go.
+//
+// Generate writes the sidecars (zstd, brotli and gzip at their best levels)
+// and, optionally, a Manifest of hashes that lets FileServer verify them and
+// take ETags from it; the command precompressed/cmd/precompress runs it from
+// a build or a go:generate line. See the examples in example_test.go.
 package precompressed

@@ -3,11 +3,13 @@ package precompressed_test
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"fmt"
 	"log"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing/fstest"
 
@@ -53,4 +55,57 @@ func ExampleFileServerRoot() {
 	defer root.Close()
 	http.Handle("/static/", http.StripPrefix("/static", precompressed.FileServerRoot(root, precompressed.Config{})))
 	log.Fatal(http.ListenAndServe("127.0.0.1:8080", nil))
+}
+
+// Writing sidecars and a manifest for a directory as a build step, then
+// serving the directory with the manifest.
+//
+// For a site embedded with embed.FS the generator runs as a go:generate
+// line beside the embed directive, so that go generate refreshes the
+// sidecars and the manifest before go build embeds them:
+//
+//	//go:generate go run github.com/squeezehttp/squeeze/precompressed/cmd/precompress -q -manifest precompress.json site
+//	//go:embed site
+//	var site embed.FS
+//
+// and the server reads the manifest from the embedded tree, trusting it:
+//
+//	fsys, _ := fs.Sub(site, "site")
+//	m, err := precompressed.ReadManifest(fsys, precompressed.DefaultManifest)
+//	h := precompressed.FileServer(fsys, precompressed.Config{Manifest: m})
+func ExampleGenerate() {
+	dir, err := os.MkdirTemp("", "site")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	js := []byte(strings.Repeat("console.log('hi');\n", 100))
+	if err := os.WriteFile(filepath.Join(dir, "app.js"), js, 0o644); err != nil {
+		log.Fatal(err)
+	}
+
+	rep, err := precompressed.Generate(context.Background(), dir, precompressed.GenerateConfig{Manifest: precompressed.DefaultManifest})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%d sidecars written for %d file\n", rep.Written, rep.Compressible)
+
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer root.Close()
+	m, err := precompressed.ReadManifest(root.FS(), precompressed.DefaultManifest)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h := precompressed.FileServerRoot(root, precompressed.Config{Manifest: m})
+	r := httptest.NewRequest("GET", "/app.js", nil)
+	r.Header.Set("Accept-Encoding", "br")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	fmt.Println(w.Code, w.Header().Get("Content-Encoding"))
+	// Output:
+	// 3 sidecars written for 1 file
+	// 200 br
 }
