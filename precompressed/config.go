@@ -67,9 +67,12 @@ type Config struct {
 	Fallback []encoding.Codec
 
 	// FallbackCacheBytes bounds the memory that holds files compressed on
-	// the fly, least recently used first out. Zero means 32 MiB; a negative
-	// value turns on-the-fly compression off. Files larger than a quarter
-	// of the budget are served uncompressed instead.
+	// the fly, and the decoded content of sidecars whose original is
+	// missing, least recently used first out. Zero means 32 MiB; a
+	// negative value turns on-the-fly compression and the caching of
+	// decoded content off. Files larger than a quarter of the budget are
+	// served uncompressed instead, and decoded content that large is
+	// decoded anew for each request, as it is sent.
 	FallbackCacheBytes int64
 
 	// FallbackRecompress re-makes each file compressed on the fly at its
@@ -96,6 +99,11 @@ type Config struct {
 	// FallbackMinSize is the smallest file compressed on the fly. Zero
 	// means 512 bytes: below that the saving does not pay for the headers.
 	FallbackMinSize int64
+
+	// Dictionary, when set, marks versioned assets as compression
+	// dictionaries and serves delta sidecars made by GenerateDelta as dcz
+	// (RFC 9842); see DictionaryConfig. Nil: off.
+	Dictionary *DictionaryConfig
 }
 
 const (

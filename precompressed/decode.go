@@ -1,8 +1,11 @@
 package precompressed
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
+	"net/http"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
@@ -43,4 +46,67 @@ func newDecoder(coding string, r io.Reader) (io.ReadCloser, error) {
 		return zr.IOReadCloser(), nil
 	}
 	return nil, fmt.Errorf("precompressed: cannot decode coding %q", coding)
+}
+
+// serveDecodedCached serves the decoded content of the sidecar v from the
+// fallback cache, decoding it once: the bytes are then known whole, so the
+// response is an ordinary one through http.ServeContent, with
+// Content-Length, Range and a strong ETag that is the hash of the decoded
+// bytes, the same the original would have. done is false, with nothing
+// written, when there is no cache or the content is larger than a cache
+// entry may be; ok is false, as from open, when v changed.
+func (s *server) serveDecodedCached(w http.ResponseWriter, r *http.Request, res *resource, v *variant) (done, ok bool) {
+	if s.cache == nil {
+		return false, true
+	}
+	// The coding "" keeps these apart from the fallback's entries, which
+	// are keyed by the original's name and a coding.
+	key := cacheKey{name: v.name, size: v.size, modTime: v.modTime.UnixNano()}
+	e, _ := s.cache.get(key, func() ([]byte, error) { return s.decodeWhole(v) })
+	switch {
+	case errors.Is(e.err, errChanged):
+		s.invalidate(res.name)
+		return true, false
+	case e.err != nil:
+		// Found before any header went out, unlike a corruption met while
+		// streaming.
+		s.invalidate(res.name)
+		http.Error(w, "500 cannot decode sidecar", http.StatusInternalServerError)
+		return true, true
+	}
+	p := e.cur.Load()
+	if p.body == nil {
+		return false, true
+	}
+	w.Header().Set("ETag", etag(p.sum, ""))
+	http.ServeContent(w, r, "", v.modTime, bytes.NewReader(p.body))
+	return true, true
+}
+
+// decodeWhole returns the decoded content of v, or nil when it is larger
+// than a cache entry may be. The nil is cached too, so that a large
+// sidecar is not decoded once to learn its size and again to send it on
+// every request.
+func (s *server) decodeWhole(v *variant) ([]byte, error) {
+	f, err := s.fsys.Open(v.name)
+	if err != nil {
+		return nil, errChanged
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || fi.Size() != v.size || !fi.ModTime().Equal(v.modTime) {
+		return nil, errChanged
+	}
+	dec, err := newDecoder(v.coding, f)
+	if err != nil {
+		return nil, err
+	}
+	defer dec.Close()
+	b, err := io.ReadAll(io.LimitReader(dec, s.maxSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("precompressed: decoding %s: %w", v.name, err)
+	}
+	if int64(len(b)) > s.maxSize {
+		return nil, nil
+	}
+	return b, nil
 }

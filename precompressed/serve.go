@@ -182,14 +182,18 @@ func (w *encodedWriter) ReadFrom(r io.Reader) (int64, error) {
 func (w *encodedWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // serveDecoded answers a client that accepts none of the sidecars of a
-// resource whose original is missing, by decoding one as it is sent. Its
-// length is not known in advance, so there is no Range and the ETag is weak
-// (RFC 9110 §8.8.1).
+// resource whose original is missing, by decoding one. The decoded bytes
+// are kept in the fallback cache when they fit (serveDecodedCached);
+// otherwise they are decoded as they are sent, their length is not known in
+// advance, so there is no Range and the ETag is weak (RFC 9110 §8.8.1).
 func (s *server) serveDecoded(w http.ResponseWriter, r *http.Request, res *resource) bool {
 	v := decodable(res.sidecars)
 	if v == nil {
 		http.Error(w, "406 not acceptable: no representation in an acceptable coding", http.StatusNotAcceptable)
 		return true
+	}
+	if done, ok := s.serveDecodedCached(w, r, res, v); done || !ok {
+		return ok
 	}
 	f, rs, sum, ok := s.openHashed(w, res, v)
 	if !ok {
