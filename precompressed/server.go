@@ -33,6 +33,8 @@ type server struct {
 
 	mu        sync.RWMutex
 	resources map[string]*resource
+
+	dict *dictionaryServer // nil without Config.Dictionary
 }
 
 // FileServer returns a handler that serves the files of fsys, choosing for
@@ -58,6 +60,7 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 		manifest:     cfg.Manifest,
 		minSize:      cfg.minSize(),
 		resources:    make(map[string]*resource),
+		dict:         newDictionaryServer(cfg.Dictionary),
 	}
 	if budget := cfg.cacheBytes(); budget > 0 {
 		s.fallback = cfg.fallback()
@@ -121,11 +124,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.NotFound(w, r)
 			return
 		}
-		s.serve(w, r, res)
+		s.serveWithDictionary(w, r, res)
 	case strings.HasSuffix(upath, "/"):
 		localRedirect(w, r, "../"+path.Base(name))
 	default:
-		s.serve(w, r, res)
+		s.serveWithDictionary(w, r, res)
 	}
 }
 

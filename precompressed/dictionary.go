@@ -1,0 +1,210 @@
+package precompressed
+
+import (
+	"encoding/hex"
+	"io/fs"
+	"net/http"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/negotiate"
+)
+
+// DictionaryConfig turns on Compression Dictionary Transport (RFC 9842) in
+// a FileServer: versioned assets are marked as dictionaries for their next
+// versions, and a request whose Available-Dictionary names a version for
+// which a delta sidecar exists gets that delta, as dcz. Deltas are made by
+// GenerateDelta; nothing is compressed with a dictionary on the fly (that
+// is encoding.Config.Dictionaries' job).
+type DictionaryConfig struct {
+	// Match returns the Use-As-Dictionary match pattern (RFC 9842 §2.1.1)
+	// for the file name (slash-separated, as in fs.FS), or "" for a file
+	// that is not a dictionary. VersionedMatch builds one. Nil: no file
+	// is marked, but deltas are still served.
+	Match func(name string) string
+
+	// MatchDest lists the request destinations the dictionaries are for,
+	// such as "script"; empty means all (RFC 9842 §2.1.2).
+	MatchDest []string
+
+	// MaxAge is the freshness given to a dictionary response, which clients
+	// use only while fresh (RFC 9842 §2.2.1), when it has no Cache-Control
+	// set by a handler around the FileServer. Zero means
+	// encoding.DefaultDictionaryMaxAge, a year.
+	MaxAge time.Duration
+
+	// Secure decides whether a request came over a secure context, where
+	// alone RFC 9842 §8 lets dictionaries be used. Nil means
+	// encoding.SecureRequest: TLS, or a localhost Host for development.
+	Secure func(r *http.Request) bool
+}
+
+// DeltaExt is the extension of delta sidecars: name + "." + the
+// dictionary's SHA-256 in lower-case hex + DeltaExt.
+const DeltaExt = ".dcz"
+
+// DeltaName returns the name of the delta sidecar of name made with the
+// dictionary whose SHA-256 is hash, such as
+// "app.js.9f86d0….dcz": hex, not base64, so that names differing only in
+// case cannot collide on a case-insensitive file system.
+func DeltaName(name string, hash [32]byte) string {
+	return name + "." + hex.EncodeToString(hash[:]) + DeltaExt
+}
+
+// DefaultVersionPattern finds the version in a file name: a run of digits
+// and dots after "-", "." or "@" (jquery-3.7.1.min.js, app@2.js), or a hex
+// content hash of 8 or more digits (app.3f2a1b9c.js).
+var DefaultVersionPattern = regexp.MustCompile(`[-.@]((?:v?\d+(?:\.\d+)*)|[0-9a-f]{8,})\.`)
+
+// VersionedMatch returns a DictionaryConfig.Match that marks files whose
+// base name has a version, as found by the first group of pattern (nil
+// for DefaultVersionPattern), with a match pattern that replaces the
+// version by "*": under urlPrefix (the path the FileServer is mounted
+// at, "/" when at the root), "js/app.3f2a1b9c.js" gets
+// "/js/app.*.js", which the next build's name matches.
+func VersionedMatch(urlPrefix string, pattern *regexp.Regexp) func(name string) string {
+	if pattern == nil {
+		pattern = DefaultVersionPattern
+	}
+	if !strings.HasSuffix(urlPrefix, "/") {
+		urlPrefix += "/"
+	}
+	return func(name string) string {
+		dir, base := path.Split(name)
+		loc := pattern.FindStringSubmatchIndex(base)
+		if loc == nil || len(loc) < 4 || loc[2] < 0 {
+			return ""
+		}
+		// URL patterns treat these as syntax; such names are left unmarked.
+		if strings.ContainsAny(name, `*?+:{}()\`) {
+			return ""
+		}
+		return urlPrefix + dir + base[:loc[2]] + "*" + base[loc[3]:]
+	}
+}
+
+// dictionaryServer is the part of a FileServer that handles dictionaries.
+type dictionaryServer struct {
+	cfg    DictionaryConfig
+	secure func(*http.Request) bool
+
+	mu     sync.Mutex
+	deltas map[string]*deltaEntry // stat results of delta sidecars, by name
+}
+
+// deltaEntry is what a stat of one delta name found, nil v for nothing.
+type deltaEntry struct {
+	v       *variant
+	checked time.Time
+}
+
+func newDictionaryServer(cfg *DictionaryConfig) *dictionaryServer {
+	if cfg == nil {
+		return nil
+	}
+	d := &dictionaryServer{cfg: *cfg, secure: cfg.Secure, deltas: make(map[string]*deltaEntry)}
+	if d.secure == nil {
+		d.secure = encoding.SecureRequest
+	}
+	return d
+}
+
+// serveWithDictionary is serve with the dictionary steps around it: the
+// response is marked as a dictionary when the configuration says so, and
+// a delta sidecar is sent when the client has the dictionary it needs.
+func (s *server) serveWithDictionary(w http.ResponseWriter, r *http.Request, res *resource) {
+	if s.dict == nil || s.sidecarOf(res.name) != nil || strings.HasSuffix(res.name, DeltaExt) {
+		s.serve(w, r, res)
+		return
+	}
+	if s.dict.cfg.Match != nil {
+		if match := s.dict.cfg.Match(res.name); match != "" {
+			// An invalid pattern leaves the response unmarked; it is still
+			// the right response.
+			_ = encoding.SetUseAsDictionary(w.Header(), encoding.UseAsDictionary{
+				Match: match, MatchDest: s.dict.cfg.MatchDest, MaxAge: s.dict.cfg.MaxAge,
+			})
+		}
+	}
+	if v := s.delta(r, res, w.Header()); v != nil {
+		negotiate.AddVary(w.Header(), "Accept-Encoding", "Available-Dictionary") // RFC 9842 §6.2
+		w.Header().Set("Content-Type", res.ctype)
+		if s.serveFile(w, r, res, v) {
+			return
+		}
+		s.dict.forget(v.name)
+	}
+	s.serve(w, r, res)
+}
+
+// delta returns the delta sidecar for this request, or nil: it needs the
+// client to name dcz in Accept-Encoding at no lower a weight than the
+// coding it would get otherwise (RFC 9842 §6.1), a secure context (§8), a
+// response the requesting page may read (§9.3.3), and a delta made with
+// the dictionary Available-Dictionary names that is not older than the
+// original.
+func (s *server) delta(r *http.Request, res *resource, respHeader http.Header) *variant {
+	if _, ok := r.Header["Available-Dictionary"]; !ok || res.original == nil {
+		return nil
+	}
+	a := negotiate.Parse(r.Header["Accept-Encoding"])
+	q := a.Quality("dcz")
+	if q == 0 || !s.dict.secure(r) || !encoding.DictionaryReadable(r, respHeader) {
+		return nil
+	}
+	if coding, _ := a.Select(slices.Concat(res.offers, s.fallbackNames)...); q < a.Quality(coding) {
+		return nil
+	}
+	hash, ok := encoding.AvailableDictionary(r.Header)
+	if !ok {
+		return nil
+	}
+	name := DeltaName(res.name, hash)
+	if s.hidden(name) {
+		return nil
+	}
+	v := s.dict.lookup(s, name)
+	if v == nil || !s.serveStale && v.modTime.Before(res.original.modTime) {
+		return nil
+	}
+	return v
+}
+
+// lookup stats the delta name, trusting an earlier answer, found or not,
+// for the FileServer's CheckInterval.
+func (d *dictionaryServer) lookup(s *server, name string) *variant {
+	d.mu.Lock()
+	e := d.deltas[name]
+	d.mu.Unlock()
+	if e != nil && s.interval > 0 && time.Since(e.checked) < s.interval {
+		return e.v
+	}
+	old := e
+	e = &deltaEntry{checked: time.Now()}
+	if fi, err := fs.Stat(s.fsys, name); err == nil && fi.Mode().IsRegular() {
+		e.v = &variant{name: name, coding: "dcz", size: fi.Size(), modTime: fi.ModTime(), digest: new(digest)}
+		if old != nil && old.v != nil && old.v.size == fi.Size() && old.v.modTime.Equal(fi.ModTime()) {
+			e.v.digest = old.v.digest // unchanged: keep its hash
+		}
+	}
+	d.mu.Lock()
+	if len(d.deltas) >= maxResources {
+		clear(d.deltas) // names come from clients' hashes: bound them
+	}
+	d.deltas[name] = e
+	d.mu.Unlock()
+	return e.v
+}
+
+// forget drops what the cache knows of the delta name, after it was found
+// to have changed.
+func (d *dictionaryServer) forget(name string) {
+	d.mu.Lock()
+	delete(d.deltas, name)
+	d.mu.Unlock()
+}
