@@ -1,0 +1,210 @@
+package precompressed
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"crypto/tls"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/squeezehttp/squeeze/encoding"
+)
+
+// buildScript returns build version of a generated script of about size
+// bytes, a few percent of it changed between builds.
+func buildScript(version, size int) []byte {
+	var b strings.Builder
+	for i := 0; b.Len() < size; i++ {
+		n := i * 7919 % 1000
+		if i%23 == 0 {
+			n += version
+		}
+		fmt.Fprintf(&b, "export function handler%d(event) { return event.value * %d + %q; }\n", i, n, fmt.Sprint("label-", i%97))
+	}
+	fmt.Fprintf(&b, "export const version = %d;\n", version)
+	return []byte(b.String())
+}
+
+// deltaSite writes builds 1 and 2 of app.js to a directory with the delta
+// of 2 against 1, and returns it as a FileServer's file system with both
+// builds' bytes.
+func deltaSite(t *testing.T) (dir string, v1, v2 []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	v1, v2 = buildScript(1, 60<<10), buildScript(2, 60<<10)
+	for name, b := range map[string][]byte{"app.1.js": v1, "app.2.js": v2} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The delta is newer than the original, as a build writes it.
+	old := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(filepath.Join(dir, "app.2.js"), old, old); err != nil {
+		t.Fatal(err)
+	}
+	name, err := GenerateDelta(dir, "app.2.js", "app.1.js", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := DeltaName("app.2.js", sha256.Sum256(v1)); name != want {
+		t.Fatalf("GenerateDelta wrote %s, want %s", name, want)
+	}
+	return dir, v1, v2
+}
+
+func TestGenerateDeltaWritesDCZAgainstPreviousVersion(t *testing.T) {
+	dir, v1, v2 := deltaSite(t)
+	delta, err := os.ReadFile(filepath.Join(dir, DeltaName("app.2.js", sha256.Sum256(v1))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := encoding.DecodeDCZ(delta, encoding.NewDictionary(v1), 1<<20)
+	if err != nil || !bytes.Equal(got, v2) {
+		t.Fatalf("delta decodes to %d bytes, %v; want build 2's %d", len(got), err, len(v2))
+	}
+	if zstdLen := len(compress(t, "zstd", v2)); len(delta)*4 > zstdLen {
+		t.Errorf("delta is %d bytes, not under a quarter of zstd's %d", len(delta), zstdLen)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("directory holds %d entries, want the two builds and the delta (no temporary file left)", len(entries))
+	}
+	if _, err := GenerateDelta(dir, "../app.2.js", "app.1.js", 0); err == nil {
+		t.Error("GenerateDelta read outside its directory")
+	}
+}
+
+// dictRequest asks for target over TLS, as a same-origin script, from a
+// client holding dict.
+func dictRequest(h http.Handler, target string, dict []byte, extra ...string) *httptest.ResponseRecorder {
+	r := httptest.NewRequest("GET", target, nil)
+	r.TLS = &tls.ConnectionState{}
+	r.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd, dcb, dcz")
+	if dict != nil {
+		sum := sha256.Sum256(dict)
+		r.Header.Set("Available-Dictionary", ":"+base64.StdEncoding.EncodeToString(sum[:])+":")
+	}
+	r.Header.Set("Sec-Fetch-Site", "same-origin")
+	r.Header.Set("Sec-Fetch-Mode", "no-cors")
+	for i := 0; i+1 < len(extra); i += 2 {
+		r.Header.Set(extra[i], extra[i+1])
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestFileServerServesDeltaToClientWithDictionary(t *testing.T) {
+	dir, v1, v2 := deltaSite(t)
+	h := FileServer(os.DirFS(dir), Config{Dictionary: &DictionaryConfig{Match: VersionedMatch("/", nil)}})
+	w := dictRequest(h, "/app.2.js", v1)
+	res := w.Result()
+	if ce := res.Header.Get("Content-Encoding"); ce != "dcz" {
+		t.Fatalf("Content-Encoding %q, want dcz from the delta sidecar", ce)
+	}
+	if vary := strings.ToLower(strings.Join(res.Header.Values("Vary"), ",")); !strings.Contains(vary, "available-dictionary") || !strings.Contains(vary, "accept-encoding") {
+		t.Errorf("Vary %q, want accept-encoding and available-dictionary (RFC 9842 §6.2)", vary)
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.Contains(ct, "javascript") {
+		t.Errorf("Content-Type %q, want the original's", ct)
+	}
+	if res.Header.Get("Content-Length") != fmt.Sprint(w.Body.Len()) {
+		t.Errorf("Content-Length %q for a %d-byte body", res.Header.Get("Content-Length"), w.Body.Len())
+	}
+	got, err := encoding.DecodeDCZ(w.Body.Bytes(), encoding.NewDictionary(v1), 1<<20)
+	if err != nil || !bytes.Equal(got, v2) {
+		t.Fatalf("body decodes to %d bytes, %v; want build 2", len(got), err)
+	}
+	// The new build is itself marked, for the build after it.
+	if uad := res.Header.Get("Use-As-Dictionary"); uad != `match="/app.*.js"` {
+		t.Errorf("Use-As-Dictionary %q, want match=\"/app.*.js\"", uad)
+	}
+	etag := res.Header.Get("ETag")
+	if cond := dictRequest(h, "/app.2.js", v1, "If-None-Match", etag); cond.Code != http.StatusNotModified {
+		t.Errorf("If-None-Match with the delta's ETag %s: status %d, want 304", etag, cond.Code)
+	}
+}
+
+// Each case gets build 2 without the delta.
+func TestFileServerDeltaOnlyWhenItApplies(t *testing.T) {
+	dir, v1, _ := deltaSite(t)
+	h := FileServer(os.DirFS(dir), Config{Dictionary: &DictionaryConfig{}})
+	for _, tt := range []struct {
+		name  string
+		dict  []byte
+		extra []string
+	}{
+		{name: "no dictionary", dict: nil},
+		{name: "another dictionary", dict: []byte("something else")},
+		{name: "dcz not accepted", dict: v1, extra: []string{"Accept-Encoding", "gzip, br, zstd"}},
+		{name: "star does not stand for dcz", dict: v1, extra: []string{"Accept-Encoding", "*"}},
+		{name: "cross-site no-cors", dict: v1, extra: []string{"Sec-Fetch-Site", "cross-site"}},
+	} {
+		w := dictRequest(h, "/app.2.js", tt.dict, tt.extra...)
+		if ce := w.Result().Header.Get("Content-Encoding"); ce == "dcz" {
+			t.Errorf("%s: got the delta", tt.name)
+		}
+	}
+	r := httptest.NewRequest("GET", "http://example.com/app.2.js", nil)
+	sum := sha256.Sum256(v1)
+	r.Header.Set("Available-Dictionary", ":"+base64.StdEncoding.EncodeToString(sum[:])+":")
+	r.Header.Set("Accept-Encoding", "dcz, zstd")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Result().Header.Get("Content-Encoding") == "dcz" {
+		t.Error("plain http to a public host got the delta; RFC 9842 §8 limits dictionaries to secure contexts")
+	}
+}
+
+func TestFileServerIgnoresStaleDelta(t *testing.T) {
+	dir, v1, _ := deltaSite(t)
+	future := time.Now().Add(time.Hour) // the original is rebuilt after its delta
+	if err := os.Chtimes(filepath.Join(dir, "app.2.js"), future, future); err != nil {
+		t.Fatal(err)
+	}
+	h := FileServer(os.DirFS(dir), Config{Dictionary: &DictionaryConfig{}})
+	if ce := dictRequest(h, "/app.2.js", v1).Result().Header.Get("Content-Encoding"); ce == "dcz" {
+		t.Fatal("a delta older than its original was served")
+	}
+}
+
+func TestFileServerMarksVersionedAssetsOnly(t *testing.T) {
+	fsys := fstest.MapFS{"js/app.3f2a1b9c.js": file([]byte("x")), "logo.js": file([]byte("y"))}
+	h := FileServer(fsys, Config{Dictionary: &DictionaryConfig{Match: VersionedMatch("/static", nil), MatchDest: []string{"script"}}})
+	res := do(h, "GET", "/js/app.3f2a1b9c.js").Result()
+	if got, want := res.Header.Get("Use-As-Dictionary"), `match="/static/js/app.*.js", match-dest=("script")`; got != want {
+		t.Errorf("Use-As-Dictionary %q, want %q", got, want)
+	}
+	if cc := res.Header.Get("Cache-Control"); !strings.HasPrefix(cc, "max-age=") {
+		t.Errorf("Cache-Control %q: a dictionary needs freshness to be used (RFC 9842 §2.2.1)", cc)
+	}
+	if got := do(h, "GET", "/logo.js").Result().Header.Get("Use-As-Dictionary"); got != "" {
+		t.Errorf("an unversioned file was marked: %q", got)
+	}
+}
+
+func TestVersionedMatch(t *testing.T) {
+	m := VersionedMatch("/", nil)
+	for name, want := range map[string]string{
+		"jquery-3.7.1.min.js":  "/jquery-*.min.js",
+		"js/app.3f2a1b9c.js":   "/js/app.*.js",
+		"app@2.js":             "/app@*.js",
+		"css/site.v12.css":     "/css/site.*.css",
+		"app.js":               "",
+		"index.html":           "",
+		"app.abc.js":           "",
+		"weird(1).3f2a1b9c.js": "",
+	} {
+		if got := m(name); got != want {
+			t.Errorf("VersionedMatch(%q) = %q, want %q", name, got, want)
+		}
+	}
+}
