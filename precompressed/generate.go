@@ -53,9 +53,10 @@ type GenerateConfig struct {
 	Dotfiles bool
 
 	// Workers is how many files are compressed at once. Zero means
-	// runtime.GOMAXPROCS(0). Each worker holds about 100 MB while it
-	// compresses a file of several megabytes (brotli quality 11 with a
-	// 16 MB window, zstd with an 8 MB one), much less for small files.
+	// runtime.GOMAXPROCS(0). Each worker keeps a zstd encoder with an 8 MB
+	// window and makes a brotli quality-11 encoder per file: the command's
+	// peak resident memory on the benchmark corpus (files up to 230 KB) was
+	// 86 MB with one worker and 123 MB with two.
 	Workers int
 
 	// Progress, if set, receives a one-line status after each file,
@@ -119,9 +120,11 @@ const (
 // The tree is read through os.Root: symbolic links are followed only to
 // files inside dir, never into directories, and a link out of dir is
 // skipped. Files are compressed by Workers goroutines. When ctx is done,
-// Generate stops within a fraction of a second, removes its temporary
-// files and returns ctx's error; sidecars finished by then stay, and the
-// manifest is left as it was. The first error stops the run the same way.
+// Generate stops once each worker finishes the block of input it is
+// compressing (256 KB for brotli quality 11, a second or two on a slow
+// core), removes its temporary files and returns an error wrapping ctx's;
+// sidecars finished by then stay, and the manifest is left as it was. The
+// first error stops the run the same way.
 func Generate(ctx context.Context, dir string, cfg GenerateConfig) (Report, error) {
 	g, err := newGenerator(dir, cfg)
 	if err != nil {
