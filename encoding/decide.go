@@ -216,7 +216,8 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 		if !hasTrailers(h) {
 			// Content-Length would end chunked framing, and with it the
 			// trailers the handler declared.
-			h["Content-Length"] = []string{strconv.Itoa(len(*whole))}
+			w.contentLength[0] = strconv.Itoa(len(*whole))
+			h["Content-Length"] = w.contentLength[:]
 		}
 		w.rw.WriteHeader(w.statusOrOK())
 		_, _ = w.out.Write(*whole)

@@ -51,6 +51,11 @@ type responseWriter struct {
 
 	in      int64         // body bytes the handler wrote
 	encTime time.Duration // time spent in the encoder, when OnResponse wants it
+
+	// contentLength backs the Content-Length of a body compressed whole, so
+	// that setting the header allocates no slice. net/http may read the
+	// header after the handler returned, so release keeps it.
+	contentLength [1]string
 }
 
 func newResponseWriter(rw http.ResponseWriter, r *http.Request, s *settings, coding string) *responseWriter {
@@ -330,7 +335,7 @@ func (w *responseWriter) release() {
 	if w.buf != nil {
 		putBuffer(w.buf)
 	}
-	*w = responseWriter{rw: w.rw, state: finished}
+	*w = responseWriter{rw: w.rw, state: finished, contentLength: w.contentLength}
 }
 
 // byteCount passes writes to w and counts them; it keeps the first error.
