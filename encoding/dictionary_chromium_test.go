@@ -26,11 +26,18 @@ import (
 // keeps no dictionary: build 2 is requested without Available-Dictionary.)
 func TestChromiumUsesDictionaryForNextBuild(t *testing.T) {
 	for _, transport := range []string{"http", "https"} {
-		t.Run(transport, func(t *testing.T) { testChromiumDictionary(t, transport) })
+		t.Run(transport, func(t *testing.T) { testChromiumDictionary(t, transport, "dcz") })
 	}
 }
 
-func testChromiumDictionary(t *testing.T, transport string) {
+// The same with build 2 sent as dcb (RFC 9842 §4) by AppendDCB, which no
+// decoder but a browser's checks: Chromium decodes it with build 1 as its
+// dictionary and runs it.
+func TestChromiumDecodesDCB(t *testing.T) {
+	testChromiumDictionary(t, "http", "dcb")
+}
+
+func testChromiumDictionary(t *testing.T, transport, coding string) {
 	browser := interop.Chromium(t)
 	v1, v2 := versionedScript(1, 200<<10), versionedScript(2, 200<<10)
 	store := NewDictionaryStore(0)
@@ -69,6 +76,12 @@ func testChromiumDictionary(t *testing.T, transport string) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/javascript")
+		if hash, ok := AvailableDictionary(r.Header); coding == "dcb" && ok && hash == sha256.Sum256(v1) && strings.Contains(r.Header.Get("Accept-Encoding"), "dcb") {
+			w.Header().Set("Content-Encoding", "dcb")
+			w.Header().Set("Vary", "Accept-Encoding, Available-Dictionary")
+			w.Write(AppendDCB(nil, body, NewDictionary(v1)))
+			return
+		}
 		if err := SetUseAsDictionary(w.Header(), UseAsDictionary{Match: "/app/*/app.js", MatchDest: []string{"script"}}); err != nil {
 			t.Error(err)
 		}
@@ -98,8 +111,8 @@ func testChromiumDictionary(t *testing.T, transport string) {
 	mu.Lock()
 	defer mu.Unlock()
 	req := seen["/app/v2/app.js"]
-	if got := sent["/app/v2/app.js"]; got != "dcz" {
-		t.Fatalf("build 2 went out as %q, want dcz; Chromium sent Accept-Encoding %q, Available-Dictionary %q", got, req.Get("Accept-Encoding"), req.Get("Available-Dictionary"))
+	if got := sent["/app/v2/app.js"]; got != coding {
+		t.Fatalf("build 2 went out as %q, want %s; Chromium sent Accept-Encoding %q, Available-Dictionary %q", got, coding, req.Get("Accept-Encoding"), req.Get("Available-Dictionary"))
 	}
 	m := regexp.MustCompile(`ran 2 encoded=(\d+) decoded=(\d+)`).FindStringSubmatch(dom)
 	if m == nil {
@@ -108,12 +121,12 @@ func testChromiumDictionary(t *testing.T, transport string) {
 	encoded, _ := strconv.Atoi(m[1])
 	decoded, _ := strconv.Atoi(m[2])
 	zstdLen := len(mustZstd(t, v2))
-	t.Logf("build 2: %d bytes, zstd %d, dcz as Chromium measured it %d", len(v2), zstdLen, encoded)
+	t.Logf("build 2: %d bytes, zstd %d, %s as Chromium measured it %d", len(v2), zstdLen, coding, encoded)
 	if decoded != len(v2) {
 		t.Errorf("Chromium decoded %d bytes, want the %d of build 2", decoded, len(v2))
 	}
 	if encoded == 0 || encoded*4 > zstdLen {
-		t.Errorf("dcz body of %d bytes is not under a quarter of plain zstd's %d", encoded, zstdLen)
+		t.Errorf("%s body of %d bytes is not under a quarter of plain zstd's %d", coding, encoded, zstdLen)
 	}
 	if !strings.Contains(dom, "ran 2") {
 		t.Fatalf("build 2 did not run; DOM:\n%s", dom)
