@@ -40,8 +40,9 @@ func generatedBuild(version int) []byte {
 // BenchmarkDictionaryCodings compresses the newer build as each coding a
 // client can get it in, at the level the middleware uses on the fly and at
 // the highest one (what a build step would precompress with), and reports
-// the bytes sent: dcz uses the older build as its dictionary (RFC 9842 §5).
-// dcb is not here: see the README's dictionary section for why.
+// the bytes sent: dcz and dcb use the older build as their dictionary
+// (RFC 9842 §5, §4); dcb has one quality, andybalholm/brotli's matchfinder
+// encoder's.
 //
 //	go test -run '^$' -bench DictionaryCodings -count 6 . | benchstat -col /coding -
 func BenchmarkDictionaryCodings(b *testing.B) {
@@ -68,6 +69,7 @@ func BenchmarkDictionaryCodings(b *testing.B) {
 		{"zstd-19", appendWith(encoding.Zstd(), 19)},
 		{"dcz-3", dcz(3)},
 		{"dcz-19", dcz(19)},
+		{"dcb", func(dst, src []byte) ([]byte, error) { return encoding.AppendDCB(dst, src, dict), nil }},
 	}
 	for _, c := range codings {
 		b.Run(fmt.Sprintf("asset=%s/coding=%s", name, c.name), func(b *testing.B) {
