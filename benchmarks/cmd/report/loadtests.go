@@ -1,0 +1,234 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/squeezehttp/squeeze/benchmarks/chart"
+	"github.com/squeezehttp/squeeze/benchmarks/load"
+)
+
+// browserAE is what Chrome sends.
+const browserAE = "gzip, deflate, br, zstd"
+
+// loadTarget is one row group of the wrk table.
+type loadTarget struct {
+	key    string // for the issue 4 comparisons
+	name   string
+	nginx  bool   // served by nginx, else by a fresh loadserver
+	path   string // with {asset} for the asset's name
+	accept string // Accept-Encoding sent, "" for none
+}
+
+var loadTargets = []loadTarget{
+	{"mw-json", "squeeze encoding, JSON 4 KB", false, "/json", browserAE},
+	{"mw-br", "squeeze encoding, asset, br 4", false, "/asset", "br"},
+	{"mw-gzip", "squeeze encoding, asset, gzip 4", false, "/asset", "gzip"},
+	{"ng-br", "nginx on the fly, br 4", true, "/dyn/{asset}", "br"},
+	{"ng-gzip", "nginx on the fly, gzip 4", true, "/dyn/{asset}", "gzip"},
+	{"pc-sidecar", "squeeze precompressed, br sidecar", false, "/static/{asset}", "br"},
+	{"ng-brstatic", "nginx brotli_static", true, "/static/{asset}", "br"},
+	{"ng-gzstatic", "nginx gzip_static", true, "/static/{asset}", "gzip"},
+	{"pc-fallback", "squeeze precompressed, no sidecar (cached)", false, "/fallback/{asset}", "br"},
+	{"fs-same", "http.FileServer, the .br file as is (same bytes)", false, "/files/{asset}.br", ""},
+	{"fs-plain", "http.FileServer, uncompressed", false, "/files/{asset}", ""},
+}
+
+// loadResult is one target's measurements.
+type loadResult struct {
+	target  loadTarget
+	probe   load.Response
+	wrk     map[int]load.WrkResult // by connections
+	ab      load.AbResult
+	abCmd   string
+	peakRSS int64
+}
+
+// loadTests runs wrk (and, for the issue 4 comparisons, ab -k -c 1)
+// against every target.
+func (r *Report) loadTests(ctx context.Context) error {
+	r.section("Load: wrk against our servers and nginx",
+		fmt.Sprintf("Each row is %v of `wrk --latency` per connection count, 1 or 2 threads, over loopback; "+
+			"our servers run as a separate process (`cmd/loadserver`, a fresh one per row, so its peak RSS (VmHWM) is that row's). "+
+			"The asset is the corpus's jquery.min.js; sidecars are made at the highest levels (br 11, gzip 9, zstd 19). "+
+			"Bytes/response is the body as sent, from one request before the run, which also fills the precompressed fallback's cache.",
+			r.Mode.WrkDuration))
+	if _, err := lookPath("wrk"); err != nil {
+		r.skip("wrk is not installed (Debian: wrk)")
+		return nil
+	}
+	a, err := r.prepareAssets()
+	if err != nil {
+		return err
+	}
+	ng, why := r.startNginx(a)
+	if ng == nil {
+		r.logf("   nginx rows skipped: %s", why)
+		fmt.Fprintf(&r.md, "nginx rows skipped: %s.\n\n", why)
+	} else {
+		defer ng.Stop()
+	}
+	_, abErr := lookPath("ab")
+	results := map[string]*loadResult{}
+	var order []*loadResult
+	var cmds []string
+	for _, t := range loadTargets {
+		if t.nginx && (ng == nil || strings.HasPrefix(t.accept, "br") && !ng.Brotli) {
+			continue
+		}
+		res, err := r.loadTarget(ctx, t, a, ng, &cmds)
+		if err != nil {
+			return err
+		}
+		results[t.key] = res
+		order = append(order, res)
+	}
+	var nginxRSS int64
+	if ng != nil {
+		nginxRSS, _ = load.PeakRSS(ng.PID())
+	}
+	if abErr == nil {
+		if err := r.abRounds(ctx, results, a, ng); err != nil {
+			return err
+		}
+	}
+
+	head := []string{"target", "coding", "bytes/resp"}
+	for _, c := range r.Mode.WrkConns {
+		head = append(head, fmt.Sprintf("rps c=%d", c), fmt.Sprintf("p50/p99 c=%d", c))
+	}
+	head = append(head, "peak RSS")
+	var rows [][]string
+	var bars []chart.Bar
+	for _, res := range order {
+		coding := res.probe.ContentEncoding
+		if coding == "" {
+			coding = "identity"
+		}
+		row := []string{res.target.name, coding, fmt.Sprint(res.probe.BodyBytes)}
+		for _, c := range r.Mode.WrkConns {
+			w := res.wrk[c]
+			cell := num(w.RPS)
+			if w.Errors > 0 {
+				cell += fmt.Sprintf(" (%d errors)", w.Errors)
+			}
+			row = append(row, cell, dur(w.P50)+" / "+dur(w.P99))
+		}
+		rss := "nginx: " + size(float64(nginxRSS))
+		if !res.target.nginx {
+			rss = size(float64(res.peakRSS))
+		}
+		rows = append(rows, append(row, rss))
+		top := r.Mode.WrkConns[len(r.Mode.WrkConns)-1]
+		bars = append(bars, chart.Bar{Label: res.target.key + " (" + coding + ")", Value: res.wrk[top].RPS})
+	}
+	writeTable(&r.md, head, rows)
+	fmt.Fprintf(&r.md, "nginx's peak RSS is for the single nginx process that serves all its rows. Commands (URLs vary by port):\n\n")
+	command(&r.md, cmds...)
+	r.charts["load-rps.svg"] = chart.Bars{Title: fmt.Sprintf("wrk, %d connections: requests per second", r.Mode.WrkConns[len(r.Mode.WrkConns)-1]), Unit: "rps", Bars: bars}
+	fmt.Fprintf(&r.md, "![requests per second](charts/load-rps.svg)\n\n")
+	r.issue4(results)
+	return nil
+}
+
+// loadTarget measures one target: probe, wrk per connection count, ab
+// where issue 4 asks for it, and the server's peak RSS.
+func (r *Report) loadTarget(ctx context.Context, t loadTarget, a *assets, ng *load.Nginx, cmds *[]string) (*loadResult, error) {
+	res := &loadResult{target: t, wrk: map[int]load.WrkResult{}}
+	base := ""
+	var srv *ours
+	if t.nginx {
+		base = ng.URL
+	} else {
+		var err error
+		if srv, err = r.startOurs(a); err != nil {
+			return nil, err
+		}
+		defer srv.Stop()
+		base = srv.url
+	}
+	url := base + strings.ReplaceAll(t.path, "{asset}", a.name)
+	var hdr []string
+	if t.accept != "" {
+		hdr = []string{"Accept-Encoding: " + t.accept}
+	}
+	var err error
+	if res.probe, err = load.Probe(url, t.accept); err != nil {
+		return nil, err
+	}
+	if res.probe.Status != 200 {
+		return nil, fmt.Errorf("report: %s answered %d", url, res.probe.Status)
+	}
+	for _, c := range r.Mode.WrkConns {
+		w, cmd, err := load.Wrk(ctx, url, c, r.Mode.WrkDuration, hdr)
+		if err != nil {
+			return nil, err
+		}
+		r.logf("   %-45s c=%-3d %8.0f rps", t.name, c, w.RPS)
+		res.wrk[c] = w
+		if c == r.Mode.WrkConns[0] {
+			*cmds = append(*cmds, cmd)
+		}
+	}
+	if srv != nil {
+		if res.peakRSS, err = load.PeakRSS(srv.PID()); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// issue4Keys are the targets issue 4's comparisons need, in the order ab
+// runs them.
+var issue4Keys = []string{"pc-sidecar", "fs-same", "fs-plain", "ng-brstatic", "pc-fallback", "ng-br"}
+
+// abRounds is how many times each ab run is repeated, interleaved with the
+// others, so that a burst of load from elsewhere on the machine hits every
+// target alike; the median is kept.
+const abRounds = 3
+
+// abRounds measures issue 4's targets with ab -k -c 1, round-robin, all
+// our targets served by one loadserver.
+func (r *Report) abRounds(ctx context.Context, results map[string]*loadResult, a *assets, ng *load.Nginx) error {
+	srv, err := r.startOurs(a)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	rps := map[string][]float64{}
+	for round := range abRounds {
+		for _, key := range issue4Keys {
+			res := results[key]
+			if res == nil {
+				continue
+			}
+			t := res.target
+			base := srv.url
+			if t.nginx {
+				base = ng.URL
+			}
+			url := base + strings.ReplaceAll(t.path, "{asset}", a.name)
+			var hdr []string
+			if t.accept != "" {
+				hdr = []string{"Accept-Encoding: " + t.accept}
+			}
+			n := r.Mode.AbN
+			if t.nginx && strings.HasPrefix(t.path, "/dyn/") {
+				// Compressing on every request, nginx needs seconds per thousand.
+				n = min(n, 1000)
+			}
+			ab, cmd, err := load.Ab(ctx, url, n, hdr)
+			if err != nil {
+				return err
+			}
+			r.logf("   ab round %d %-45s %8.0f rps", round+1, t.name, ab.RPS)
+			rps[key] = append(rps[key], ab.RPS)
+			res.ab, res.abCmd = ab, cmd
+		}
+	}
+	for key, v := range rps {
+		results[key].ab.RPS = median(v)
+	}
+	return nil
+}
