@@ -289,3 +289,44 @@ func TestCodecsRejectLevelsOutsideTheirRange(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallFlateBodiesUseLevel4 checks that levels 5 and 6 encode whole
+// bodies up to flateSmallBody exactly as level 4 would, and longer ones,
+// and other levels, at the level asked for.
+func TestSmallFlateBodiesUseLevel4(t *testing.T) {
+	cases := []struct {
+		level, size, want int
+	}{
+		{5, 1024, 4},
+		{6, flateSmallBody, 4},
+		{5, flateSmallBody + 1, 5},
+		{6, 4096, 6},
+		{7, 1024, 7},
+		{9, 1024, 9},
+		{3, 1024, 3},
+		{1, 1024, 1},
+	}
+	for _, codec := range []Codec{Gzip(), Deflate()} {
+		enc := codec.(AppendEncoder)
+		for _, c := range cases {
+			src := jsonText(c.size)
+			got, err := enc.AppendEncode(nil, src, c.level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want bytes.Buffer
+			w, err := codec.NewWriter(&want, c.want)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = w.Write(src)
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got, want.Bytes()) {
+				t.Errorf("%s level %d, %d-byte body: output differs from level %d's (%d bytes, want %d)",
+					codec.Name(), c.level, c.size, c.want, len(got), want.Len())
+			}
+		}
+	}
+}
