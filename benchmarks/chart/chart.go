@@ -59,6 +59,8 @@ func (c Line) WriteTo(w io.Writer) (int64, error) {
 	var b strings.Builder
 	header(&b, width, height, c.Title)
 	xs, ys := newAxis(c.LogX), newAxis(c.LogY)
+	// The x axis is a measured quantity (sizes, counts) and spans the data.
+	xs.zero = false
 	for _, s := range c.Series {
 		for _, p := range s.Points {
 			xs.add(p.X)
@@ -148,10 +150,11 @@ func header(b *strings.Builder, w, h int, title string) {
 // axis maps data values onto [0, 1], linearly or by log10.
 type axis struct {
 	log      bool
+	zero     bool // a linear axis that starts at zero
 	min, max float64
 }
 
-func newAxis(log bool) *axis { return &axis{log: log, min: math.Inf(1), max: math.Inf(-1)} }
+func newAxis(log bool) *axis { return &axis{log: log, zero: true, min: math.Inf(1), max: math.Inf(-1)} }
 
 func (a *axis) v(x float64) float64 {
 	if a.log {
@@ -170,10 +173,13 @@ func (a *axis) finish() {
 	}
 	if a.log {
 		a.min, a.max = math.Floor(a.min), math.Ceil(a.max)
-	} else {
-		// Linear axes start at zero so bar-like comparisons stay honest.
+	} else if a.zero {
+		// Value axes start at zero so that comparisons stay honest.
 		a.min = math.Min(0, a.min)
 		a.max = niceCeil(a.max)
+	} else {
+		pad := (a.max - a.min) * 0.05
+		a.min, a.max = a.min-pad, a.max+pad
 	}
 	if a.max <= a.min {
 		a.max = a.min + 1

@@ -203,6 +203,10 @@ func (r *Report) benchTable(b goBench, lines []benchLine) {
 			row := []string{"geomean ratio"}
 			for _, impl := range impls {
 				row = append(row, ratio(geomean(geo[impl])))
+				if b.name == "Middleware" && unit == "ns/op" && (impl == "gzhttp" || impl == "httpcompression" || impl == "chi") {
+					r.addHeadline(fmt.Sprintf("Middleware time, %s over squeeze (geomean of %d cases; above 1× squeeze is faster)", impl, len(geo[impl])),
+						ratio(geomean(geo[impl])), fmt.Sprintf("go test -run '^$' -bench '^BenchmarkMiddleware$' -benchtime %s -count %d .", r.Mode.Benchtime[b.name], r.Mode.Count))
+				}
 			}
 			rows = append(rows, row)
 		}

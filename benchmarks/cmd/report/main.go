@@ -3,7 +3,7 @@
 // performance section in README-section.md:
 //
 //	cd benchmarks && go run ./cmd/report -quick   # about 4 minutes
-//	cd benchmarks && go run ./cmd/report -full    # about 15 minutes, what RESULTS.md holds
+//	cd benchmarks && go run ./cmd/report -full    # about 18 minutes, what RESULTS.md holds
 //
 // It runs the module's Go benchmarks with -count and compares them with
 // benchstat, reproduces the published ab comparison against nginx, drives
@@ -28,7 +28,7 @@ import (
 
 func main() {
 	quick := flag.Bool("quick", false, "short runs: one sample, 2 s load runs, smaller sweeps")
-	full := flag.Bool("full", false, "the published run: -count 5, 6 s load runs, full sweeps (default)")
+	full := flag.Bool("full", false, "the published run: -count 5, 5 s load runs, full sweeps (default)")
 	tiny := flag.Bool("tiny", false, "the smallest run of every part, as the test does (numbers meaningless)")
 	count := flag.Int("count", 0, "override the Go benchmarks' -count")
 	duration := flag.Duration("duration", 0, "override each wrk run's duration (at most 10s)")
