@@ -105,8 +105,22 @@ func testChromiumDictionary(t *testing.T, transport, coding string) {
 		profile.Flags = []string{"--ignore-certificate-errors-spki-list=" + base64.StdEncoding.EncodeToString(sum[:])}
 	}
 	defer srv.Close()
-	profile.WaitDOM(t, srv.URL+"/v1.html", "loaded 1")
-	dom := profile.WaitDOM(t, srv.URL+"/v2.html", "ran 2")
+	// Chromium stores a dictionary asynchronously after the response ends;
+	// on a loaded machine the browser may exit before it has. That is the
+	// browser's timing, not the server's: load both builds again, a few
+	// times, before calling it a failure.
+	var dom string
+	for attempt := 1; ; attempt++ {
+		profile.WaitDOM(t, srv.URL+"/v1.html", "loaded 1")
+		dom = profile.WaitDOM(t, srv.URL+"/v2.html", "ran 2")
+		mu.Lock()
+		got := sent["/app/v2/app.js"]
+		mu.Unlock()
+		if got == coding || attempt == 3 {
+			break
+		}
+		t.Logf("attempt %d: build 2 went out as %q; loading both builds again", attempt, got)
+	}
 
 	mu.Lock()
 	defer mu.Unlock()

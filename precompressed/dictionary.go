@@ -77,7 +77,7 @@ func VersionedMatch(urlPrefix string, pattern *regexp.Regexp) func(name string) 
 	return func(name string) string {
 		dir, base := path.Split(name)
 		loc := pattern.FindStringSubmatchIndex(base)
-		if loc == nil || len(loc) < 4 || loc[2] < 0 {
+		if len(loc) < 4 || loc[2] < 0 {
 			return ""
 		}
 		// URL patterns treat these as syntax; such names are left unmarked.
