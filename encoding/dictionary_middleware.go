@@ -38,7 +38,6 @@ func (c Config) dictionarySettings() (*dictionarySettings, error) {
 // response's headers show whether it may: the CORS grant and the cache
 // directives that decide it are the handler's to set.
 type dictionaryChoice struct {
-	dict          *Dictionary
 	fallback      string // the coding negotiated without the dictionary
 	fallbackOffer *offer
 	settled       bool
@@ -92,7 +91,7 @@ func (w *responseWriter) chooseDictionary() {
 	if d == nil {
 		return
 	}
-	w.dict = &dictionaryChoice{dict: d, fallback: w.coding, fallbackOffer: w.offer}
+	w.dict = &dictionaryChoice{fallback: w.coding, fallbackOffer: w.offer}
 	w.coding, w.offer = "dcz", d.offer(ds.level)
 }
 
