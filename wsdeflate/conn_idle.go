@@ -1,6 +1,7 @@
 package wsdeflate
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -17,18 +18,20 @@ type idleRelease struct {
 	armed atomic.Bool
 	timer *time.Timer
 	epoch time.Time
+	ended sync.Once
 }
 
 // init sets the policy: after 0 means DefaultIdleRelease, a negative value
 // never releases.
 func (r *idleRelease) init(c *Conn, after time.Duration) {
+	r.c = c
 	if after == 0 {
 		after = DefaultIdleRelease
 	}
 	if after < 0 {
 		return
 	}
-	r.c, r.after, r.epoch = c, after, time.Now()
+	r.after, r.epoch = after, time.Now()
 	r.armed.Store(true)
 	r.timer = time.AfterFunc(after, r.fire)
 }
@@ -51,6 +54,11 @@ func (r *idleRelease) fire() {
 		return
 	}
 	r.armed.Store(false)
+	r.release()
+}
+
+// release gives the live encoder and decoder back to the pools.
+func (r *idleRelease) release() {
 	c := r.c
 	c.msgMu.Lock()
 	c.comp.Release()
@@ -60,9 +68,21 @@ func (r *idleRelease) fire() {
 	c.dmu.Unlock()
 }
 
-// stop cancels the timer when the connection ends.
+// stop cancels the timer.
 func (r *idleRelease) stop() {
 	if r.timer != nil {
 		r.timer.Stop()
+	}
+}
+
+// end is called when the connection has failed or closed: it carries no
+// more messages, so its live encoder and decoder go back to the pools now
+// instead of being dropped with it. The release runs on its own goroutine
+// because the caller may hold the message lock it takes (a Write failing
+// mid-message).
+func (r *idleRelease) end() {
+	r.stop()
+	if r.c != nil {
+		r.ended.Do(func() { go r.release() })
 	}
 }

@@ -49,7 +49,7 @@ func (c *Conn) readMessage() (MessageType, []byte, error) {
 	typ, msg, err := c.readFrames()
 	if err != nil {
 		c.readErr = err
-		c.idle.stop()
+		c.idle.end()
 	}
 	return typ, msg, err
 }

@@ -28,7 +28,7 @@ func (c *Conn) Reader(ctx context.Context) (MessageType, io.Reader, error) {
 	if err != nil {
 		stop()
 		c.readErr = err
-		c.idle.stop()
+		c.idle.end()
 		<-c.readLock
 		return 0, nil, err
 	}
@@ -131,7 +131,7 @@ func (s *messageReadStream) end(err error) error {
 	s.stop()
 	if err != io.EOF {
 		s.c.readErr = err
-		s.c.idle.stop()
+		s.c.idle.end()
 	}
 	<-s.c.readLock
 	return err

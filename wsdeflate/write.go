@@ -59,6 +59,7 @@ func (c *Conn) writeDataFrame(fin bool, op opcode, rsv1 bool, payload []byte, ow
 func (c *Conn) writeFailure(err error) error {
 	c.closeSent.Store(true)
 	c.nc.Close()
+	c.idle.end()
 	return fmt.Errorf("wsdeflate: write: %w", err)
 }
 
