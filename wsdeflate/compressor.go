@@ -5,18 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-
-	"github.com/klauspost/compress/flate"
 )
 
-// DefaultLevel is the klauspost flate level a Compressor uses unless told
-// otherwise. Measured with context takeover on varied JSON (wsdeflate's
-// BenchmarkMemory and the benchmarks module), levels 1 to 4 run within a few
-// percent of each other because a message's cost is dominated by building
-// its Huffman tables; level 1 is the fastest, its live encoder is the
-// smallest (about 790 KB against 1.15 MB for levels 2 and 3), and its output
-// is within 3% of level 2's. Windows below 15 bits always use klauspost's
-// bounded-window encoder, which has a single level.
+// DefaultLevel is the compression level a Compressor uses unless told
+// otherwise. Level 1 is wsdeflate's own DEFLATE encoder (greedy matching,
+// like klauspost's level 1), which reuses a connection's Huffman codes from
+// one message to the next while they are estimated within 3% of new ones
+// (entropy bound and the codes' own past excess over it): building
+// new codes for every flushed message was about half of klauspost's cost
+// per 1 KB message. Its live state is about 230 KiB against klauspost's
+// 0.8 to 1.1 MiB. Levels 2 to 9 are klauspost's encoders (a single
+// bounded-window encoder below 15 window bits).
 const DefaultLevel = 1
 
 // maxReseedHistory is how much plaintext an idle Compressor keeps to re-seed
@@ -33,16 +32,18 @@ const maxReseedHistory = 8 << 10
 // must not be used by two goroutines at once.
 //
 // Memory with context takeover, measured over 1 000 instances (see
-// BenchmarkMemory and the package documentation): about 8 KiB while idle
-// (its re-seed history; call Release) at 13 to 15 window bits, 2^bits bytes
-// below that, and about 0.8 MiB while it holds a live klauspost encoder at DefaultLevel
-// (1.1 MiB below 15 window bits).
-// Without context takeover it keeps nothing between messages: the encoder
-// goes back to a shared pool after each one.
+// BenchmarkMemory and the package documentation): about 12 KiB while idle
+// (call Release) at 13 to 15 window bits — 8 KiB of re-seed history and the
+// 3.6 KiB of Huffman codes it reuses — and 2^bits bytes of history plus the
+// codes below that; while it holds its live encoder, about 230 KiB more at
+// DefaultLevel (klauspost's, at higher levels, 0.8 to 1.1 MiB).
+// Without context takeover it keeps only the codes between messages: the
+// encoder goes back to a shared pool after each one.
 type Compressor struct {
 	dir   Direction
 	level int
-	fw    *flate.Writer // live encoder, nil while released
+	fw    deflater      // live encoder, nil while released
+	codes *dynamicTable // level 1: the Huffman codes this direction reuses
 	out   appendWriter
 	hist  window // plaintext history, to re-seed fw after Release
 	mw    messageWriter
@@ -55,8 +56,9 @@ func NewCompressor(d Direction) *Compressor {
 	return c
 }
 
-// NewCompressorLevel is like NewCompressor with a klauspost flate level
-// (1 to 9, higher is smaller and slower).
+// NewCompressorLevel is like NewCompressor with a compression level: 1 is
+// wsdeflate's own encoder (DefaultLevel), 2 to 9 klauspost's flate levels
+// (higher is smaller and slower).
 func NewCompressorLevel(d Direction, level int) (*Compressor, error) {
 	if level < 1 || level > 9 {
 		return nil, fmt.Errorf("wsdeflate: compression level %d out of range 1..9", level)
@@ -96,6 +98,12 @@ func (c *Compressor) acquire() {
 		dict = c.hist.bytes()
 	}
 	c.fw.ResetDict(&c.out, dict)
+	if e, ok := c.fw.(*encoder); ok {
+		if c.codes == nil {
+			c.codes = newDynamicTable()
+		}
+		e.useTable(c.codes)
+	}
 }
 
 // Compress appends the compressed payload of message msg to dst and returns

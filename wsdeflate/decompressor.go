@@ -44,8 +44,8 @@ type Decompressor struct {
 	in        *[]byte // from inputPool while live, nil while released
 	src       source
 	streaming bool
-	hist   window // plaintext history, to re-seed fr after Release or BFINAL
-	mr     messageReader
+	hist      window // plaintext history, to re-seed fr after Release or BFINAL
+	mr        messageReader
 }
 
 // NewDecompressor returns a Decompressor for direction d that refuses

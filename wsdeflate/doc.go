@@ -25,8 +25,10 @@
 //
 // Output is appended to the caller's buffer; in steady state a message costs
 // no allocation and no encoder or decoder setup. With context takeover the
-// compressor keeps one klauspost flate.Writer and flushes it per message
-// (RFC 7692 §7.2.1), and the decompressor keeps one flate reader fed by a
+// compressor keeps one encoder and flushes it per message (RFC 7692
+// §7.2.1) — at [DefaultLevel] wsdeflate's own, which also reuses the
+// connection's Huffman codes while they fit the next message within 3% —
+// and the decompressor keeps one flate reader fed by a
 // source that never reads past the message, so the reader continues from one
 // message to the next instead of being re-seeded with a dictionary. The
 // window survives a BFINAL block (RFC 7692 §7.2.3.4). [Compressor.Writer] and
@@ -53,25 +55,27 @@
 // [AcceptOptions.IdleRelease] or [DialOptions.IdleRelease]
 // ([DefaultIdleRelease], one second, by default; negative keeps them). With
 // context takeover and 15 window bits that takes an endpoint from about
-// 0.85 MiB to 40 KiB (the table below); the next message re-acquires them for
+// 320 KiB to 44 KiB (the table below); the next message re-acquires them for
 // about 36 µs, which is why the default waits a second rather than
 // releasing after every message. The release is a runtime timer, not a
 // goroutine, and it re-arms only when messages flow again.
 //
 // # Memory per connection
 //
-// The live encoder and decoder are large (a klauspost Writer is about 1 MB,
-// a reader about 35 KB), so they are shared through pools. A connection that
-// goes idle calls [Compressor.Release] and [Decompressor.Release]; it then
-// keeps only its windows, and the next message takes an encoder from the pool
-// and re-seeds it. Measured over 1 000 endpoints, one endpoint (compressor +
-// decompressor, both directions with context takeover) retains:
+// The live encoder and decoder are large (our level-1 encoder about
+// 230 KiB, a klauspost Writer at higher levels about 1 MiB, a reader about
+// 35 KiB), so they are shared through pools. A connection that goes idle
+// calls [Compressor.Release] and [Decompressor.Release]; it then keeps only
+// its windows and its Huffman codes, and the next message takes an encoder
+// from the pool and re-seeds it. Measured over 1 000 endpoints
+// (BenchmarkMemory), one endpoint (compressor + decompressor, both
+// directions with context takeover, DefaultLevel) retains:
 //
 //	window bits   idle (released)   active (live encoder + reader)
-//	15            40 KiB            0.85 MiB
-//	12             8.4 KiB          1.1 MiB
-//	 9             1.4 KiB          1.1 MiB
-//	no takeover    0.4 KiB          0.4 KiB (encoders pooled per message)
+//	15            44 KiB            317 KiB
+//	12            11.5 KiB          260 KiB
+//	 9             5.0 KiB          253 KiB
+//	no takeover    4.0 KiB          4.0 KiB (encoders pooled per message)
 //
 // coder/websocket, for comparison, keeps about 1.2 MiB per endpoint with
 // context takeover whether the connection is busy or idle. The idle
@@ -89,19 +93,19 @@
 //
 // # Window bits
 //
-// A compressor limited to fewer than 15 window bits uses klauspost's
-// bounded-window encoder, which never refers further back than 2^bits bytes,
-// 8 bits (a 256-byte window) included, so an offer of server_max_window_bits=8
+// A compressor limited to fewer than 15 window bits never refers further
+// back than 2^bits bytes (our encoder at level 1, klauspost's bounded-window
+// encoder above), 8 bits (a 256-byte window) included, so an offer of server_max_window_bits=8
 // is honoured rather than declined. zlib, which most peers use, compresses
 // with 9 bits when told 8; a server therefore never asks a client for fewer
 // than 9 bits, and a decompressor keeps at least 512 bytes of history.
 //
 // # Limits
 //
-// klauspost's encoder stores messages shorter than 128 bytes without looking
-// for matches and starts its history afresh after one, so context takeover
-// does not help messages that small (coder/websocket does not compress them
-// at all).
+// A [Conn] sends messages shorter than 128 bytes uncompressed, as
+// coder/websocket does: a deflate block header costs a few bytes, and the
+// compressor at levels above 1 (klauspost's) stores such messages without
+// looking for matches and restarts its history after one.
 //
 // # Conformance tests
 //

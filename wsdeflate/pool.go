@@ -9,21 +9,34 @@ import (
 
 // Live encoders and decoders are shared between connections through these
 // pools: an idle connection keeps only its window (see window.go), so the
-// large state of a klauspost Writer (0.8 to 1.1 MB, mostly match
-// history, token and block buffers) and Reader (about 35 KB) is paid only
-// while a connection is active.
+// large state of an encoder (about 230 KB for ours, 0.8 to 1.1 MB for a
+// klauspost Writer: match history, hash table, tokens) and a klauspost
+// Reader (about 35 KB) is paid only while a connection is active.
 
-// writerPools[bits-8][level] holds *flate.Writer values. Windows below 15
-// bits use klauspost's bounded-window encoder, which has one level.
+// deflater is a live encoder: wsdeflate's own at level 1, klauspost's
+// *flate.Writer above.
+type deflater interface {
+	io.Writer
+	Flush() error
+	ResetDict(dst io.Writer, dict []byte)
+}
+
+// writerPools[bits-8][level] holds deflater values: *encoder at level 1,
+// *flate.Writer above. Windows below 15 bits and levels above 1 use
+// klauspost's bounded-window encoder, which has one level.
 var writerPools [8][10]sync.Pool
 
-func getWriter(bits, level int) *flate.Writer {
-	if bits < 15 {
+func getWriter(bits, level int) deflater {
+	if bits < 15 && level > 1 {
 		level = 0
 	}
 	p := &writerPools[bits-8][level]
-	if fw, ok := p.Get().(*flate.Writer); ok {
+	if fw, ok := p.Get().(deflater); ok {
 		return fw
+	}
+	if level == 1 {
+		// RFC 7692 §7.1.2.1: no back-reference may reach further than 2^bits.
+		return newEncoder(1 << bits)
 	}
 	var fw *flate.Writer
 	if bits < 15 {
@@ -36,8 +49,8 @@ func getWriter(bits, level int) *flate.Writer {
 	return fw
 }
 
-func putWriter(fw *flate.Writer, bits, level int) {
-	if bits < 15 {
+func putWriter(fw deflater, bits, level int) {
+	if bits < 15 && level > 1 {
 		level = 0
 	}
 	// Drop the references to the destination and dictionary so a pooled

@@ -1,0 +1,263 @@
+package wsdeflate
+
+import "math"
+
+// An lzToken is one LZ77 step: a literal byte (below 1<<31) or a match,
+// 1<<31 | (length-3)<<16 | (distance-1).
+type lzToken uint32
+
+const matchFlag = 1 << 31
+
+func literal(b byte) lzToken { return lzToken(b) }
+
+func match(length, dist int) lzToken {
+	return matchFlag | lzToken(length-3)<<16 | lzToken(dist-1)
+}
+
+// Length and distance symbol tables (RFC 1951 §3.2.5), built once.
+var (
+	lenCodeSym    [256]uint16 // length-3 → literal/length symbol
+	lenCodeBase   [29]uint16  // symbol-257 → base length-3
+	lenCodeExtra  = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
+	distCodeSym   [512]uint8 // see distCode
+	distCodeBase  [numDist]uint32
+	distCodeExtra = [numDist]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
+	fixedCode     huffCode // RFC 1951 §3.2.6
+	fixedDist     huffCode
+)
+
+func init() {
+	l := 0
+	for s := range lenCodeExtra {
+		lenCodeBase[s] = uint16(l)
+		for range 1 << lenCodeExtra[s] {
+			if l < 256 {
+				lenCodeSym[l] = uint16(257 + s)
+			}
+			l++
+		}
+	}
+	lenCodeBase[28], lenCodeSym[255] = 255, 285 // length 258 has its own symbol
+	d := uint32(0)
+	for s := range distCodeExtra {
+		distCodeBase[s] = d
+		for range 1 << distCodeExtra[s] {
+			if d < 256 {
+				distCodeSym[d] = uint8(s)
+			} else if d>>7 < 256 {
+				distCodeSym[256+d>>7] = uint8(s)
+			}
+			d++
+		}
+	}
+	fixedCode, fixedDist = newHuffCode(288), newHuffCode(32)
+	for s := range fixedCode.len {
+		switch {
+		case s < 144, s >= 280:
+			fixedCode.len[s] = 8
+		case s < 256:
+			fixedCode.len[s] = 9
+		default:
+			fixedCode.len[s] = 7
+		}
+	}
+	for s := range fixedDist.len {
+		fixedDist.len[s] = 5
+	}
+	fixedCode.assign(maxCodeLen)
+	fixedDist.assign(maxCodeLen)
+}
+
+// distCode returns the distance symbol of dist-1 (zlib's d_code).
+func distCode(d uint32) uint8 {
+	if d < 256 {
+		return distCodeSym[d]
+	}
+	return distCodeSym[256+d>>7]
+}
+
+// blockStats counts the symbols of one block.
+type blockStats struct {
+	lit   [numLitLen]uint32
+	dist  [numDist]uint32
+	extra int // extra bits of lengths and distances, the same under any code
+}
+
+func (s *blockStats) reset() {
+	clear(s.lit[:])
+	clear(s.dist[:])
+	s.extra = 0
+	s.lit[endOfBlock] = 1
+}
+
+func (s *blockStats) add(t lzToken) {
+	if t&matchFlag == 0 {
+		s.lit[t]++
+		return
+	}
+	ls := lenCodeSym[t>>16&0xff]
+	dc := distCode(uint32(t & 0xffff))
+	s.lit[ls]++
+	s.dist[dc]++
+	s.extra += int(lenCodeExtra[ls-257]) + int(distCodeExtra[dc])
+}
+
+// entropy is a lower bound, in bits, on what the block's symbols cost
+// under any prefix code: Σ f·log2(N/f) per alphabet.
+func (s *blockStats) entropy() float64 {
+	return alphabetEntropy(s.lit[:]) + alphabetEntropy(s.dist[:])
+}
+
+func alphabetEntropy(freq []uint32) float64 {
+	total, sum := 0.0, 0.0
+	for _, f := range freq {
+		if f > 0 {
+			ff := float64(f)
+			total += ff
+			sum += ff * math.Log2(ff)
+		}
+	}
+	if total == 0 {
+		return 0
+	}
+	return total*math.Log2(total) - sum
+}
+
+// dynamicTable is a dynamic block's codes and the header that describes
+// them (RFC 1951 §3.2.7), kept so that later blocks with similar statistics
+// can send the same header instead of building new codes.
+type dynamicTable struct {
+	lit, dist huffCode
+	codeLen   huffCode
+	header    []uint32 // header pieces, value<<5 | bit count
+	bits      int      // header size in bits
+	// seen is the decayed sum of the statistics of the blocks the codes
+	// were built at: codes built from it also cover symbols that recent
+	// blocks used and this one did not, so the next block can reuse them.
+	seen blockStats
+	// excess is how far above the entropy bound the codes coded the block
+	// they were built for (body bits / bound): the most reuse can hope for.
+	excess float64
+}
+
+func newDynamicTable() *dynamicTable {
+	return &dynamicTable{lit: newHuffCode(numLitLen), dist: newHuffCode(numDist), codeLen: newHuffCode(numCodeLen)}
+}
+
+// build makes t codes for s and the blocks before it, and encodes its
+// header.
+func (t *dynamicTable) build(b *huffBuilder, s *blockStats) {
+	decay(t.seen.lit[:], s.lit[:])
+	decay(t.seen.dist[:], s.dist[:])
+	b.build(t.lit, t.seen.lit[:], maxCodeLen)
+	b.build(t.dist, t.seen.dist[:], maxCodeLen)
+	nlit, ndist := numLitLen, numDist
+	for nlit > 257 && t.lit.len[nlit-1] == 0 {
+		nlit--
+	}
+	for ndist > 1 && t.dist.len[ndist-1] == 0 {
+		ndist--
+	}
+	// Run-length encode the code lengths of both alphabets as one
+	// sequence (RFC 1951 §3.2.7: codes 16, 17, 18).
+	var lens [numLitLen + numDist]uint8
+	seq := append(append(lens[:0], t.lit.len[:nlit]...), t.dist.len[:ndist]...)
+	t.header, t.bits = t.header[:0], 0
+	var clFreq [numCodeLen]uint32
+	type run struct{ sym, extra, extraBits uint8 }
+	var runs [numLitLen + numDist]run
+	nr := 0
+	for i := 0; i < len(seq); {
+		l, n := seq[i], 1
+		for i+n < len(seq) && seq[i+n] == l {
+			n++
+		}
+		i += n
+		for n > 0 {
+			switch {
+			case l == 0 && n >= 11:
+				k := min(n, 138)
+				runs[nr], n = run{18, uint8(k - 11), 7}, n-k
+			case l == 0 && n >= 3:
+				k := min(n, 10)
+				runs[nr], n = run{17, uint8(k - 3), 3}, n-k
+			case l != 0 && n >= 4:
+				// Send the length once, then repeat it 3 to 6 times.
+				runs[nr] = run{l, 0, 0}
+				clFreq[l]++
+				nr++
+				n--
+				for n >= 3 {
+					k := min(n, 6)
+					runs[nr], n = run{16, uint8(k - 3), 2}, n-k
+					clFreq[16]++
+					nr++
+				}
+				continue
+			default:
+				runs[nr], n = run{l, 0, 0}, n-1
+			}
+			clFreq[runs[nr].sym]++
+			nr++
+		}
+	}
+	cl := t.codeLen
+	b.build(cl, clFreq[:], 7)
+	nclen := numCodeLen
+	for nclen > 4 && cl.len[codeLenOrder[nclen-1]] == 0 {
+		nclen--
+	}
+	if bound := s.entropy(); bound > 0 {
+		t.excess = float64(t.lit.cost(s.lit[:])+t.dist.cost(s.dist[:])) / bound
+	}
+	t.piece(uint32(nlit-257), 5)
+	t.piece(uint32(ndist-1), 5)
+	t.piece(uint32(nclen-4), 4)
+	for _, s := range codeLenOrder[:nclen] {
+		t.piece(uint32(cl.len[s]), 3)
+	}
+	for _, r := range runs[:nr] {
+		t.piece(uint32(cl.bits[r.sym]), cl.len[r.sym])
+		if r.extraBits > 0 {
+			t.piece(uint32(r.extra), r.extraBits)
+		}
+	}
+}
+
+// decay halves the weight of what was seen and adds freq, keeping every
+// symbol ever seen at 1 or more so that the codes keep a (long) code for it.
+func decay(seen, freq []uint32) {
+	for i, f := range freq {
+		if w := seen[i]; w > 0 || f > 0 {
+			seen[i] = max(w/2+f, 1)
+		}
+	}
+}
+
+func (t *dynamicTable) piece(v uint32, n uint8) {
+	t.header = append(t.header, v<<5|uint32(n))
+	t.bits += int(n)
+}
+
+// writeTokens writes tokens, then the end-of-block code, with the given codes.
+func writeTokens(w *bitWriter, tokens []lzToken, lit, dist huffCode) {
+	for _, t := range tokens {
+		if t&matchFlag == 0 {
+			w.write(uint32(lit.bits[t]), lit.len[t])
+			continue
+		}
+		l := uint32(t >> 16 & 0xff)
+		ls := lenCodeSym[l]
+		w.write(uint32(lit.bits[ls]), lit.len[ls])
+		if e := lenCodeExtra[ls-257]; e > 0 {
+			w.write(l-uint32(lenCodeBase[ls-257]), e)
+		}
+		d := uint32(t & 0xffff)
+		dc := distCode(d)
+		w.write(uint32(dist.bits[dc]), dist.len[dc])
+		if e := distCodeExtra[dc]; e > 0 {
+			w.write(d-distCodeBase[dc], e)
+		}
+	}
+	w.write(uint32(lit.bits[endOfBlock]), lit.len[endOfBlock])
+}

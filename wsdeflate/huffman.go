@@ -1,0 +1,231 @@
+package wsdeflate
+
+import (
+	"math"
+	"slices"
+)
+
+// DEFLATE alphabets (RFC 1951 §3.2.5): literal/length codes 0..285 and
+// distance codes 0..29. Code lengths are at most 15 bits, code-length
+// codes at most 7.
+const (
+	numLitLen  = 286
+	numDist    = 30
+	numCodeLen = 19
+	endOfBlock = 256
+	maxCodeLen = 15
+)
+
+// codeLenOrder is the order code-length code lengths are sent in
+// (RFC 1951 §3.2.7).
+var codeLenOrder = [numCodeLen]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
+
+// huffCode is a canonical Huffman code: per symbol its length and its bits,
+// already reversed, because DEFLATE sends Huffman codes most significant
+// bit first into an LSB-first stream (RFC 1951 §3.1.1).
+type huffCode struct {
+	len  []uint8
+	bits []uint16
+}
+
+func newHuffCode(n int) huffCode {
+	return huffCode{len: make([]uint8, n), bits: make([]uint16, n)}
+}
+
+// huffBuilder holds the scratch space for building codes, so building one
+// allocates nothing.
+type huffBuilder struct {
+	keys  []uint32
+	order []uint16 // symbols with a non-zero frequency, by frequency
+	depth []int32
+}
+
+// build gives code h the lengths of an optimal prefix code for freq whose
+// lengths do not exceed maxBits, and assigns its canonical bits. A code
+// always has at least two symbols, so it is complete and every decoder
+// accepts it (zlib refuses incomplete codes but for a single 1-bit one).
+func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
+	clear(h.len)
+	// Sort symbols by frequency, then symbol, as frequency<<9 | symbol keys
+	// (alphabets have fewer than 512 symbols; a block fewer than 1<<22 of
+	// each, see blockSize).
+	b.keys = b.keys[:0]
+	for s, f := range freq {
+		if f > 0 {
+			b.keys = append(b.keys, f<<9|uint32(s))
+		}
+	}
+	for len(b.keys) < 2 {
+		// Pad with unused symbols: a code for one symbol would be incomplete.
+		s := uint32(0)
+		if len(b.keys) == 1 && b.keys[0]&511 == 0 {
+			s = 1
+		}
+		b.keys = append(b.keys, s)
+	}
+	slices.Sort(b.keys)
+	b.order = b.order[:0]
+	for _, k := range b.keys {
+		b.order = append(b.order, uint16(k&511))
+	}
+	n := len(b.order)
+	b.depth = slices.Grow(b.depth[:0], n)[:n]
+	a := b.depth
+	for i, s := range b.order {
+		a[i] = int32(max(freq[s], 1))
+	}
+	minimumRedundancy(a)
+	// a[i] is now the length of b.order[i], non-increasing in i. Limit it.
+	var count [maxCodeLen + 2]int32
+	for _, l := range a {
+		count[min(int(l), maxBits)]++
+	}
+	// Clamping made the Kraft sum, in units of 2^-maxBits, exceed one. As
+	// in zlib's trees.c gen_bitlen, each step moves a shorter leaf one
+	// level down and hangs a maxBits leaf beside it, lowering the sum by
+	// exactly one unit, so the code ends complete.
+	kraft := 0
+	for l := 1; l <= maxBits; l++ {
+		kraft += int(count[l]) << (maxBits - l)
+	}
+	for ; kraft > 1<<maxBits; kraft-- {
+		bits := maxBits - 1
+		for count[bits] == 0 {
+			bits--
+		}
+		count[bits]--
+		count[bits+1] += 2
+		count[maxBits]--
+	}
+	// The least frequent symbols take the longest codes.
+	i := 0
+	for l := maxBits; l >= 1; l-- {
+		for range count[l] {
+			h.len[b.order[i]] = uint8(l)
+			i++
+		}
+	}
+	h.assign(maxBits)
+}
+
+// minimumRedundancy turns a, frequencies in non-decreasing order, into the
+// code lengths of a Huffman code, in place (Moffat and Katajainen, "In-place
+// calculation of minimum-redundancy codes", 1995).
+func minimumRedundancy(a []int32) {
+	n := len(a)
+	root, leaf := 0, 0
+	for next := 0; next < n-1; next++ {
+		for child := range 2 {
+			var f int32
+			if leaf >= n || (root < next && a[root] < a[leaf]) {
+				f = a[root]
+				a[root] = int32(next)
+				root++
+			} else {
+				f = a[leaf]
+				leaf++
+			}
+			if child == 0 {
+				a[next] = f
+			} else {
+				a[next] += f
+			}
+		}
+	}
+	a[n-2] = 0
+	for next := n - 3; next >= 0; next-- {
+		a[next] = a[a[next]] + 1
+	}
+	avail, used, depth := 1, 0, int32(0)
+	root, next := n-2, n-1
+	for avail > 0 {
+		for root >= 0 && a[root] == depth {
+			used++
+			root--
+		}
+		for avail > used {
+			a[next] = depth
+			next--
+			avail--
+		}
+		avail, used, depth = 2*used, 0, depth+1
+	}
+}
+
+// assign gives every symbol with a length its canonical code (RFC 1951
+// §3.2.2), bit-reversed for the LSB-first stream.
+func (h huffCode) assign(maxBits int) {
+	var count, next [maxCodeLen + 2]uint16
+	for _, l := range h.len {
+		count[l]++
+	}
+	count[0] = 0
+	code := uint16(0)
+	for bits := 1; bits <= maxBits; bits++ {
+		code = (code + count[bits-1]) << 1
+		next[bits] = code
+	}
+	for s, l := range h.len {
+		if l == 0 {
+			h.bits[s] = 0
+			continue
+		}
+		c := next[l]
+		next[l]++
+		h.bits[s] = reverseBits(c, l)
+	}
+}
+
+func reverseBits(c uint16, n uint8) uint16 {
+	var r uint16
+	for range n {
+		r = r<<1 | c&1
+		c >>= 1
+	}
+	return r
+}
+
+// cost is the number of bits the symbols counted in freq take with code h,
+// or math.MaxInt if h has no code for one of them.
+func (h huffCode) cost(freq []uint32) int {
+	bits := 0
+	for s, f := range freq {
+		if f == 0 {
+			continue
+		}
+		l := h.len[s]
+		if l == 0 {
+			return math.MaxInt
+		}
+		bits += int(f) * int(l)
+	}
+	return bits
+}
+
+// bitWriter appends an LSB-first bit stream (RFC 1951 §3.1.1) to buf.
+type bitWriter struct {
+	buf  []byte
+	bits uint64
+	n    uint
+}
+
+// write appends the low n bits of v; n is at most 32.
+func (w *bitWriter) write(v uint32, n uint8) {
+	w.bits |= uint64(v) << w.n
+	w.n += uint(n)
+	if w.n >= 32 {
+		w.buf = append(w.buf, byte(w.bits), byte(w.bits>>8), byte(w.bits>>16), byte(w.bits>>24))
+		w.bits >>= 32
+		w.n -= 32
+	}
+}
+
+// align pads with zero bits to a byte boundary and writes out all bits.
+func (w *bitWriter) align() {
+	for w.n > 0 {
+		w.buf = append(w.buf, byte(w.bits))
+		w.bits >>= 8
+		w.n = uint(max(int(w.n)-8, 0))
+	}
+	w.bits = 0
+}
