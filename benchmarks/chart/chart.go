@@ -38,6 +38,7 @@ type Bar struct {
 	Label string
 	Value float64
 	Note  string // drawn after the bar, such as "1.4×"
+	Ours  bool   // drawn in the second colour, to stand out from the peers
 }
 
 // Bars is a horizontal bar chart.
@@ -129,7 +130,11 @@ func (c Bars) WriteTo(w io.Writer) (int64, error) {
 		y := top + rowH*i
 		bw := bar.Value / maxV * span
 		fmt.Fprintf(&b, `<text x="%d" y="%d" text-anchor="end">%s</text>`+"\n", barLeft-8, y+15, esc(bar.Label))
-		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", barLeft, y+3, bw, rowH-6, palette[0])
+		col := palette[0]
+		if bar.Ours {
+			col = palette[1]
+		}
+		fmt.Fprintf(&b, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", barLeft, y+3, bw, rowH-6, col)
 		note := format(bar.Value) + " " + c.Unit
 		if bar.Note != "" {
 			note += "  " + bar.Note

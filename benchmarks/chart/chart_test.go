@@ -35,7 +35,7 @@ func TestChartsAreWellFormedSVGWithEscapedText(t *testing.T) {
 		{Name: "zstd & br", Points: []Point{{1024, 10, "1"}, {8 << 20, 900, "<4>"}}},
 		{Name: "empty"},
 	}}
-	bars := Bars{Title: "rps", Unit: "rps", Bars: []Bar{{"squeeze <ours>", 1200, "1.4×"}, {"nginx", 0, ""}}}
+	bars := Bars{Title: "rps", Unit: "rps", Bars: []Bar{{Label: "squeeze <ours>", Value: 1200, Note: "1.4×", Ours: true}, {Label: "nginx"}}}
 	for name, c := range map[string]interface {
 		WriteTo(io.Writer) (int64, error)
 	}{"line": line, "bars": bars, "empty line": Line{}, "empty bars": Bars{}} {

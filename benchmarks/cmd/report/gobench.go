@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/squeezehttp/squeeze/benchmarks/chart"
 )
@@ -63,7 +64,9 @@ func (r *Report) goBenchmarks(ctx context.Context) error {
 		r.logf("   %s", cmdline)
 		cmd := exec.CommandContext(ctx, "go", args...)
 		cmd.Dir = r.ModuleDir
+		start := time.Now()
 		out, err := cmd.CombinedOutput()
+		r.logf("   ... %v", time.Since(start).Round(time.Second))
 		if err != nil {
 			fmt.Fprintf(&r.md, "### %s\n\n`%s` failed: %v\n\n```\n%s\n```\n\n", b.name, cmdline, err, tail(string(out), 20))
 			continue
@@ -245,14 +248,14 @@ func (r *Report) benchCharts(b goBench, groups, impls []string, med func(g, impl
 			if g != "(all)" {
 				label = g + " " + impl
 			}
-			bars = append(bars, chart.Bar{Label: label, Value: v})
+			bars = append(bars, chart.Bar{Label: label, Value: v, Ours: impl == ours})
 		}
 	}
 	u := unit
 	if unit == "ns/op" {
 		u = "µs"
 	}
-	r.charts[file] = chart.Bars{Title: title, Unit: u, Bars: bars}
+	r.charts[file] = chart.Bars{Title: title + "; squeeze in orange", Unit: u, Bars: bars}
 	fmt.Fprintf(&r.md, "![%s](charts/%s)\n\n", b.name, file)
 	if ours == "" || len(groups) == 0 {
 		return

@@ -46,9 +46,9 @@ func fullMode() Mode {
 		Name:  "full",
 		Count: 5,
 		Benchtime: map[string]string{
-			"Middleware":          "0.05s",
+			"Middleware":          "0.02s",
 			"WSEcho":              "1000x",
-			"WSDeflateRoundTrip":  "0.05s",
+			"WSDeflateRoundTrip":  "0.03s",
 			"WSIdleHeap":          "1x",
 			"WSDeflateIdleMemory": "1x",
 		},
