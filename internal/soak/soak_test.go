@@ -1,0 +1,301 @@
+package soak_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/squeezehttp/squeeze/internal/soak"
+	"github.com/squeezehttp/squeeze/wsdeflate"
+)
+
+var (
+	soakFor   = flag.Duration("soak", 0, "run TestSoak this long (default: a short run of a few seconds)")
+	soakConns = flag.Int("soak.conns", 0, "WebSocket connections in TestSoak (default 16, or 200 with -soak)")
+)
+
+// tally counts what the clients did and what went wrong, by kind.
+type tally struct {
+	mu     sync.Mutex
+	done   map[string]int
+	errs   map[string]int
+	sample []string // the first few errors, for the failure message
+}
+
+func (t *tally) add(kind string, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err == nil {
+		t.done[kind]++
+		return
+	}
+	t.errs[kind]++
+	if len(t.sample) < 5 {
+		t.sample = append(t.sample, kind+": "+err.Error())
+	}
+}
+
+// point is one sample of the process.
+type point struct {
+	at         time.Duration
+	rss        int64
+	heap       uint64
+	goroutines int
+}
+
+// TestSoak drives mixed traffic through one loopback server: GET and POST
+// of an API in every coding, SSE streams, static files served from
+// sidecars and from the fallback cache, and WebSocket connections
+// exchanging messages. It requires zero errors, and a resident set size,
+// heap and goroutine count after warm-up (the first quarter) that stay
+// flat: the last quarter's peak within 25 % + 16 MiB of the second
+// quarter's, goroutines within 10 % + 20.
+func TestSoak(t *testing.T) {
+	dur, conns := 4*time.Second, 16
+	if *soakFor > 0 {
+		dur, conns = *soakFor, 200
+	} else if testing.Short() {
+		dur = 2 * time.Second
+	}
+	if *soakConns > 0 {
+		conns = *soakConns
+	}
+	// Long runs space messages out so most connections sit idle, as real
+	// ones do, and give their codec state back (IdleRelease).
+	gap := 200 * time.Millisecond
+	if conns > 100 {
+		gap = 2 * time.Second
+	}
+	const cacheBytes = 256 << 10
+	s := newSite()
+	api := text(1, 16<<10)
+	ws := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := wsdeflate.Accept(w, r, &wsdeflate.AcceptOptions{IdleRelease: 200 * time.Millisecond})
+		if err != nil {
+			return
+		}
+		ctx := r.Context()
+		for {
+			typ, msg, err := c.Read(ctx)
+			if err != nil {
+				return
+			}
+			if err := c.Write(ctx, typ, msg); err != nil {
+				return
+			}
+		}
+	})
+	srv := httptest.NewServer(newMux(s, cacheBytes, api, ws))
+	defer srv.Close()
+	transport := &http.Transport{MaxIdleConnsPerHost: 16, DisableCompression: true}
+	defer transport.CloseIdleConnections()
+	client := &http.Client{Transport: transport, Timeout: opTimeout}
+
+	ctx, cancel := context.WithTimeout(context.Background(), dur)
+	defer cancel()
+	tl := &tally{done: map[string]int{}, errs: map[string]int{}}
+	var wg sync.WaitGroup
+	wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws"
+	var wsUp atomic.Int64
+	for i := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			wsClient(ctx, wsURL, uint64(i), gap, tl, &wsUp)
+		}()
+	}
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			httpClient(ctx, client, srv.URL, s, api, uint64(i), tl)
+		}()
+	}
+
+	var points []point
+	start := time.Now()
+	tick := time.NewTicker(max(dur/40, 100*time.Millisecond))
+	for done := false; !done; {
+		select {
+		case <-ctx.Done():
+			done = true
+		case <-tick.C:
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			points = append(points, point{time.Since(start), soak.RSS(), m.HeapInuse, runtime.NumGoroutine()})
+		}
+	}
+	tick.Stop()
+	wg.Wait()
+
+	for kind, n := range tl.errs {
+		t.Errorf("%s: %d errors", kind, n)
+	}
+	if len(tl.sample) > 0 {
+		t.Errorf("first errors:\n\t%s", strings.Join(tl.sample, "\n\t"))
+	}
+	t.Logf("%v, %d WebSocket connections (%d up), done: %v", dur, conns, wsUp.Load(), tl.done)
+	if len(points) < 8 {
+		t.Fatalf("only %d samples in %v", len(points), dur)
+	}
+	q := len(points) / 4
+	early, late := peak(points[q:2*q]), peak(points[3*q:])
+	t.Logf("after warm-up (2nd quarter) peak: RSS %.1f MiB, heap %.1f MiB, %d goroutines", mb(early.rss), mb(int64(early.heap)), early.goroutines)
+	t.Logf("at the end (4th quarter) peak:    RSS %.1f MiB, heap %.1f MiB, %d goroutines", mb(late.rss), mb(int64(late.heap)), late.goroutines)
+	if late.rss > early.rss+early.rss/4+16<<20 {
+		t.Errorf("RSS grew after warm-up: %.1f MiB, then %.1f MiB", mb(early.rss), mb(late.rss))
+	}
+	if late.heap > early.heap+early.heap/4+16<<20 {
+		t.Errorf("heap grew after warm-up: %.1f MiB, then %.1f MiB", mb(int64(early.heap)), mb(int64(late.heap)))
+	}
+	if late.goroutines > early.goroutines+early.goroutines/10+20 {
+		t.Errorf("goroutines grew after warm-up: %d, then %d", early.goroutines, late.goroutines)
+	}
+}
+
+func peak(ps []point) point {
+	var p point
+	for _, x := range ps {
+		p.rss, p.heap, p.goroutines = max(p.rss, x.rss), max(p.heap, x.heap), max(p.goroutines, x.goroutines)
+	}
+	return p
+}
+
+func mb(n int64) float64 { return float64(n) / (1 << 20) }
+
+// wsClient holds one WebSocket connection for the whole run, sending a
+// message of 200 B to 8 KiB every gap (jittered) and checking its echo.
+// The run's ctx only says when to stop; each operation has its own
+// deadline, so any error is a real one.
+func wsClient(ctx context.Context, url string, seed uint64, gap time.Duration, tl *tally, up *atomic.Int64) {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	// Spread the dials over the first second so the accept queue keeps up.
+	time.Sleep(time.Duration(rng.Int64N(int64(time.Second))))
+	op, cancel := context.WithTimeout(context.Background(), opTimeout)
+	c, _, err := wsdeflate.Dial(op, url, &wsdeflate.DialOptions{IdleRelease: 200 * time.Millisecond})
+	cancel()
+	if err != nil {
+		tl.add("ws dial", err)
+		return
+	}
+	up.Add(1)
+	defer c.Close(wsdeflate.StatusNormalClosure, "")
+	for i := uint64(0); ctx.Err() == nil; i++ {
+		msg := text(seed<<20|i, 200+rng.IntN(8<<10))
+		op, cancel := context.WithTimeout(context.Background(), opTimeout)
+		err := c.Write(op, wsdeflate.MessageText, msg)
+		var got []byte
+		if err == nil {
+			_, got, err = c.Read(op)
+		}
+		cancel()
+		if err != nil {
+			tl.add("ws message", err)
+			return
+		}
+		if !bytes.Equal(got, msg) {
+			tl.add("ws message", fmt.Errorf("echo of %d bytes came back as %d different bytes", len(msg), len(got)))
+			return
+		}
+		tl.add("ws message", nil)
+		select {
+		case <-ctx.Done():
+		case <-time.After(gap/2 + time.Duration(rng.Int64N(int64(gap)))):
+		}
+	}
+}
+
+// opTimeout bounds one request or one message's round trip.
+const opTimeout = 20 * time.Second
+
+// httpClient sends requests of every kind in turn until ctx ends, checking
+// each decoded body against what the server holds.
+func httpClient(ctx context.Context, client *http.Client, base string, s *site, api []byte, seed uint64, tl *tally) {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	for i := 0; ctx.Err() == nil; i++ {
+		coding := codings[i%len(codings)]
+		var kind, path, method string
+		var body []byte
+		switch i / len(codings) % 5 {
+		case 0:
+			kind, path, method = "api get", "/api", "GET"
+		case 1:
+			kind, path, method = "api post", "/api", "POST"
+			body = text(uint64(i), 4<<10)
+		case 2:
+			kind, path, method = "sse", "/sse", "GET"
+		case 3:
+			kind, path, method = "static sidecar", s.sided[rng.IntN(len(s.sided))], "GET"
+		case 4:
+			kind, path, method = "static fallback", s.plain[rng.IntN(len(s.plain))], "GET"
+		}
+		err := roundTrip(client, method, base+path, coding, body, func(got []byte) error {
+			switch kind {
+			case "api get":
+				return same(got, api)
+			case "api post":
+				return same(got, body)
+			case "sse":
+				return checkSSE(bytes.NewReader(got))
+			}
+			return same(got, s.bodies[path])
+		})
+		tl.add(kind, err)
+	}
+}
+
+func same(got, want []byte) error {
+	if !bytes.Equal(got, want) {
+		return fmt.Errorf("decoded %d bytes differ from the %d expected", len(got), len(want))
+	}
+	return nil
+}
+
+// roundTrip sends one request accepting coding (and, for a POST, with its
+// body gzip-encoded), decodes the response and hands it to check.
+func roundTrip(client *http.Client, method, url, coding string, body []byte, check func([]byte) error) error {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(encode("gzip", body))
+	}
+	req, err := http.NewRequest(method, url, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Accept-Encoding", coding)
+	if body != nil {
+		req.Header.Set("Content-Encoding", "gzip")
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s %s: status %d", method, url, resp.StatusCode)
+	}
+	got, err := decode(resp.Header.Get("Content-Encoding"), raw)
+	if err != nil {
+		return fmt.Errorf("%s %s in %q: %w", method, url, resp.Header.Get("Content-Encoding"), err)
+	}
+	if got := resp.Header.Get("Content-Encoding"); coding == "identity" && got != "" {
+		return errors.New("identity requested, got " + got)
+	}
+	return check(got)
+}
