@@ -88,6 +88,11 @@ func (r *Report) Run(ctx context.Context) error {
 			return err
 		}
 		r.logf("   %s took %v", p.name, time.Since(t).Round(time.Second))
+		// What is measured so far goes to disk, so an interrupted run
+		// still leaves its finished parts.
+		if err := r.write(); err != nil {
+			return err
+		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("report: %w", ctx.Err())
 		}
