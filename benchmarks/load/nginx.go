@@ -11,6 +11,7 @@ import (
 
 // Nginx is an nginx started by StartNginx.
 type Nginx struct {
+	// Process is the running nginx; Stop stops it.
 	*Process
 	// URL is http://127.0.0.1:port without a trailing slash.
 	URL string

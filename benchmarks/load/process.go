@@ -19,6 +19,7 @@ import (
 
 // Process is a server started by Start, in its own process group.
 type Process struct {
+	// Cmd is the running command.
 	Cmd  *exec.Cmd
 	out  syncBuffer
 	done chan struct{}

@@ -58,11 +58,11 @@ func (r *Report) Run(ctx context.Context) error {
 		"The machine is shared and small, so compare columns measured side by side in one run and quote ratios, "+
 		"not absolute numbers.\n\n", strings.Join(r.Args, " "), r.Mode.Name, start.UTC().Format("2006-01-02 15:04 MST"))
 	r.machine()
-	if r.NoInstall {
-		// Nothing to install.
-	} else if note := load.Install(load.Peers); note != "" {
-		r.logf("peers: %s", note)
-		fmt.Fprintf(&r.md, "Peers: %s.\n\n", note)
+	if !r.NoInstall {
+		if note := load.Install(load.Peers); note != "" {
+			r.logf("peers: %s", note)
+			fmt.Fprintf(&r.md, "Peers: %s.\n\n", note)
+		}
 	}
 	if err := r.buildServer(ctx); err != nil {
 		return err
