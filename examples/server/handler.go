@@ -14,16 +14,33 @@ import (
 	"github.com/squeezehttp/squeeze/precompressed"
 )
 
-// staticFiles is the demo's embedded site; files without a sidecar are
-// compressed once by precompressed.FileServer and served from its cache.
+// staticFiles is the demo's embedded site with its sidecars (.zst, .br, .gz)
+// and the manifest that vouches for them, all made by the generator and
+// committed, so that go run needs nothing else. Run go generate after
+// editing a file under static/.
 //
+//go:generate go run github.com/squeezehttp/squeeze/precompressed/cmd/precompress -q -manifest precompress.json static
 //go:embed static
 var staticFiles embed.FS
 
-// tally keeps what the OnResponse hook reports, per coding.
+// recentLen is how many responses the page's "recent" list shows.
+const recentLen = 6
+
+// tally keeps what the OnResponse hook reports, per coding and for the last
+// few responses.
 type tally struct {
-	mu    sync.Mutex
-	stats map[string]*codingStats
+	mu     sync.Mutex
+	stats  map[string]*codingStats
+	recent []response // ring of the last recentLen, oldest first once full
+}
+
+// response is one response as the page lists it.
+type response struct {
+	Path     string
+	Coding   string
+	BytesIn  int64
+	BytesOut int64
+	Time     time.Duration
 }
 
 type codingStats struct {
@@ -49,14 +66,28 @@ func (t *tally) record(r *http.Request, s encoding.Stats) {
 	c.BytesIn += s.BytesIn
 	c.BytesOut += s.BytesOut
 	c.Time += s.Duration
+	// The page polls /stats; listing those polls would push out everything else.
+	if r.URL.Path == "/stats" {
+		return
+	}
+	if len(t.recent) == recentLen {
+		t.recent = append(t.recent[:0], t.recent[1:]...)
+	}
+	t.recent = append(t.recent, response{r.URL.Path, name, s.BytesIn, s.BytesOut, s.Duration})
 }
 
-func (t *tally) snapshot() map[string]codingStats {
+// statsReply is the JSON that /stats sends.
+type statsReply struct {
+	Codings map[string]codingStats
+	Recent  []response
+}
+
+func (t *tally) snapshot() statsReply {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	out := make(map[string]codingStats, len(t.stats))
+	out := statsReply{Codings: make(map[string]codingStats, len(t.stats)), Recent: append([]response(nil), t.recent...)}
 	for k, v := range t.stats {
-		out[k] = *v
+		out.Codings[k] = *v
 	}
 	return out
 }
@@ -65,13 +96,22 @@ func (t *tally) snapshot() map[string]codingStats {
 // embedded site when nil) through precompressed, the rest behind the
 // compression middleware.
 func newHandler(static fs.FS) (http.Handler, error) {
+	var cfg precompressed.Config
 	if static == nil {
 		sub, err := fs.Sub(staticFiles, "static")
 		if err != nil {
 			return nil, err
 		}
+		// embed.FS cannot change after the build, so the manifest is
+		// trusted as it is and ETags come from its hashes.
+		if cfg.Manifest, err = precompressed.ReadManifest(sub, precompressed.DefaultManifest); err != nil {
+			return nil, err
+		}
 		static = sub
 	}
+	// A directory of the user's (-root) has no manifest: its sidecars are
+	// served when not stale, and files without one are compressed once
+	// and kept in FileServer's cache.
 	t := &tally{stats: map[string]*codingStats{}}
 	mw, err := encoding.New(encoding.Config{OnResponse: t.record})
 	if err != nil {
@@ -109,20 +149,32 @@ func newHandler(static fs.FS) (http.Handler, error) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(t.snapshot())
 	})
+	// The middleware passes WebSocket upgrades through untouched; the
+	// messages are compressed by permessage-deflate instead.
+	mux.Handle("GET /ws", newChat())
 	root := http.NewServeMux()
 	// Static files negotiate their own coding; the middleware stays out.
-	root.Handle("/static/", http.StripPrefix("/static", precompressed.FileServer(static, precompressed.Config{})))
+	root.Handle("/static/", http.StripPrefix("/static", precompressed.FileServer(static, cfg)))
 	root.Handle("/", mw.Handler(mux))
 	return root, nil
 }
 
 var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>squeeze demo</title>
+<html lang="en"><head><meta charset="utf-8"><title>squeeze demo</title>
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <link rel="stylesheet" href="/static/style.css"></head>
-<body><h1>squeeze</h1>
-<p>Your browser sent <code>Accept-Encoding: {{.Accept}}</code>.</p>
-<p><a href="/api/items">/api/items</a> · <a href="/stats">/stats</a></p>
-<h2>Server-sent events</h2><div id="events"></div>
-<h2>What the middleware did</h2><table id="stats"></table>
+<body>
+<header><h1>squeeze</h1><p>Your browser sent <code>Accept-Encoding: {{.Accept}}</code></p></header>
+<section><h2>What the middleware did</h2>
+<p class="note">Bytes the handlers wrote and bytes sent, and time spent compressing, per coding, from the <code>OnResponse</code> hook.
+<button id="fetch">fetch /api/items</button></p>
+<svg id="chart" role="img" aria-label="bytes before and after compression per coding"></svg>
+<table id="recent"></table></section>
+<section><h2>Server-sent events</h2><div id="events" class="log"></div></section>
+<section><h2>WebSocket chat</h2>
+<p class="note">Every message goes to every open page, compressed with permessage-deflate. Open a second tab.</p>
+<div id="chat" class="log"></div>
+<form id="say"><input id="text" autocomplete="off" placeholder="say something"><button>send</button></form>
+<p id="ws-status" class="note">connecting…</p></section>
 <script src="/static/app.js"></script></body></html>
 `))

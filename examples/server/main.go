@@ -1,16 +1,23 @@
-// Command server is the squeeze demo: a small site, a JSON API and a
-// server-sent events stream, all compressed by the encoding middleware.
+// Command server is the squeeze demo: a small site, a JSON API, a
+// server-sent events stream and a WebSocket chat, all compressed, with a page
+// that charts what the compression middleware did.
 //
 //	go run ./examples/server            # then open http://127.0.0.1:8080/
 //	go run ./examples/server -addr :9000
 //	go run ./examples/server -root ./public   # your own files at /static/
+//	go run ./examples/server -tls -addr 0.0.0.0:8443   # https, for browsers on other hosts
+//
+// Browsers offer br and zstd only over https or to localhost, which is what
+// -tls is for: it makes a self-signed certificate in memory at start-up.
 package main
 
 import (
+	"crypto/tls"
 	"flag"
 	"fmt"
 	"io/fs"
 	"log"
+	"net"
 	"net/http"
 	"os"
 	"time"
@@ -19,6 +26,7 @@ import (
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
 	rootDir := flag.String("root", "", "serve this directory at /static/ instead of the embedded files")
+	useTLS := flag.Bool("tls", false, "serve https with a self-signed certificate made in memory")
 	flag.Parse()
 
 	var static fs.FS
@@ -34,12 +42,37 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	srv := &http.Server{Addr: *addr, Handler: h, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Printf("squeeze demo on http://%s/\n", *addr)
-	fmt.Println("  /             this page, with the coding your browser negotiated")
-	fmt.Println("  /api/items    a JSON API response")
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	scheme := "http"
+	if *useTLS {
+		host, _, _ := net.SplitHostPort(*addr)
+		cert, fingerprint, err := selfSigned(host)
+		if err != nil {
+			log.Fatal(err)
+		}
+		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}}
+		scheme = "https"
+		fmt.Printf("self-signed certificate, SHA-256 fingerprint %s\n", fingerprint)
+	}
+	fmt.Printf("squeeze demo on %s://%s/\n", scheme, ln.Addr())
+	fmt.Println("  /             this page: chart of bytes and time per coding, SSE and chat")
+	fmt.Println("  /api/items    a JSON API response, through encoding")
 	fmt.Println("  /events       server-sent events, compressed and streamed")
-	fmt.Println("  /stats        what the middleware did, per coding")
-	fmt.Println("  /static/      the page's script and style, through precompressed.FileServer")
-	log.Fatal(srv.ListenAndServe())
+	fmt.Println("  /ws           WebSocket chat with permessage-deflate (context takeover)")
+	fmt.Println("  /stats        what the middleware did, per coding (OnResponse)")
+	if *rootDir != "" {
+		fmt.Printf("  /static/      %s through precompressed.FileServer\n", *rootDir)
+	} else {
+		fmt.Println("  /static/      the embedded site, precompressed sidecars through precompressed.FileServer")
+	}
+	if *useTLS {
+		err = srv.ServeTLS(ln, "", "")
+	} else {
+		err = srv.Serve(ln)
+	}
+	log.Fatal(err)
 }

@@ -42,8 +42,8 @@ func TestDemoServesEachRouteCompressed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	var stats map[string]codingStats
-	if err := json.NewDecoder(resp.Body).Decode(&stats); err != nil || stats["zstd"].Responses != 1 {
+	var stats statsReply
+	if err := json.NewDecoder(resp.Body).Decode(&stats); err != nil || stats.Codings["zstd"].Responses != 1 {
 		t.Fatalf("stats %v, err %v: want the zstd response counted", stats, err)
 	}
 }

@@ -1,30 +1,120 @@
-// The demo page's script, served by precompressed.FileServer: without a
-// sidecar it is compressed once and then served from the cache.
+// The demo page's script: a chart of what the compression middleware did,
+// the server-sent events stream and the WebSocket chat. It is served from
+// the sidecars the generator wrote beside it (go generate ./examples/server).
 "use strict";
 
-const events = document.getElementById("events");
-const stats = document.getElementById("stats");
+const svgNS = "http://www.w3.org/2000/svg";
+const colors = { in: "#c9d3dd", out: "#2f8f6a" };
 
-const source = new EventSource("/events");
-source.onmessage = (e) => {
-  const tick = JSON.parse(e.data);
-  events.textContent += `tick ${tick.tick} at ${tick.at}\n`;
-};
-source.onerror = () => source.close();
+function el(name, attrs, text) {
+  const e = document.createElementNS(svgNS, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
 
-function row(coding, s) {
-  const saved = s.BytesIn > 0 ? (100 * (1 - s.BytesOut / s.BytesIn)).toFixed(1) : "0.0";
-  const width = Math.max(1, Math.round((s.BytesOut / Math.max(1, s.BytesIn)) * 200));
-  return `<tr><td>${coding}</td><td>${s.Responses}</td><td>${s.BytesIn}</td><td>${s.BytesOut}</td>` +
-    `<td>${saved} %</td><td><span class="bar" style="width:${width}px"></span></td></tr>`;
+function kb(n) {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`;
+}
+
+// drawChart draws two bars per coding, bytes in and bytes out, on one scale,
+// with the saving and the time spent compressing beside them.
+function drawChart(codings) {
+  const svg = document.getElementById("chart");
+  const names = Object.keys(codings).sort();
+  const width = 640, label = 80, right = 70, row = 58, bar = 13;
+  const plot = width - label - right;
+  const max = Math.max(1, ...names.map((c) => codings[c].BytesIn));
+  svg.setAttribute("viewBox", `0 0 ${width} ${Math.max(1, names.length) * row + 22}`);
+  svg.replaceChildren();
+  let bars = 0;
+  names.forEach((name, i) => {
+    const s = codings[name];
+    const y = i * row + 4;
+    const g = el("g", { "data-coding": name });
+    svg.append(g);
+    g.append(el("text", { x: 0, y: y + bar + 3, class: "coding" }, name));
+    for (const [k, v, dy] of [["in", s.BytesIn, 0], ["out", s.BytesOut, bar + 2]]) {
+      const w = Math.max(1, Math.round((v / max) * plot));
+      const r = el("rect", { x: label, y: y + dy, width: w, height: bar, rx: 2, fill: colors[k] });
+      r.append(el("title", {}, `${name}: ${k} ${v} bytes`));
+      g.append(r);
+      g.append(el("text", { x: label + w + 6, y: y + dy + bar - 2, class: "value" }, kb(v)));
+      bars++;
+    }
+    const saved = s.BytesIn > 0 ? Math.max(0, 100 * (1 - s.BytesOut / s.BytesIn)).toFixed(1) : "0.0";
+    const ms = (s.Time / 1e6).toFixed(2);
+    g.append(el("text", { x: label, y: y + 2 * bar + 17, class: "stat" },
+      `${s.Responses} responses · saved ${saved} % · ${ms} ms compressing`));
+  });
+  const ly = names.length * row + 12;
+  svg.append(el("rect", { x: label, y: ly - 9, width: 10, height: 10, fill: colors.in }));
+  svg.append(el("text", { x: label + 14, y: ly, class: "value" }, "written by the handler"));
+  svg.append(el("rect", { x: label + 170, y: ly - 9, width: 10, height: 10, fill: colors.out }));
+  svg.append(el("text", { x: label + 184, y: ly, class: "value" }, "sent"));
+  svg.dataset.bars = bars;
+}
+
+function drawRecent(recent) {
+  const rows = recent.slice().reverse().map((r) =>
+    `<tr><td>${r.Path}</td><td>${r.Coding}</td><td>${r.BytesIn}</td><td>${r.BytesOut}</td>` +
+    `<td>${(r.Time / 1e3).toFixed(0)} µs</td></tr>`);
+  document.getElementById("recent").innerHTML =
+    "<tr><th>recent request</th><th>coding</th><th>bytes in</th><th>bytes out</th><th>time</th></tr>" + rows.join("");
 }
 
 async function refresh() {
   const s = await (await fetch("/stats")).json();
-  stats.innerHTML = "<tr><th>coding</th><th>responses</th><th>bytes in</th><th>bytes out</th><th>saved</th><th>out / in</th></tr>" +
-    Object.keys(s).sort().map((c) => row(c, s[c])).join("");
-  document.title = "squeeze demo (ready)";
+  drawChart(s.Codings);
+  drawRecent(s.Recent);
 }
 
-refresh();
-setInterval(refresh, 1000);
+document.getElementById("fetch").onclick = async () => {
+  await (await fetch("/api/items")).json();
+  refresh();
+};
+
+// Server-sent events: each tick arrives as it is flushed, through the encoder.
+const events = document.getElementById("events");
+const source = new EventSource("/events");
+source.onmessage = (e) => {
+  const tick = JSON.parse(e.data);
+  events.textContent += `tick ${tick.tick} at ${tick.at}\n`;
+  events.scrollTop = events.scrollHeight;
+  refresh();
+};
+// The stream ends after ten ticks; from then on the chart polls. (Headless
+// Chromium's virtual time never runs out with a stream and a timer both live.)
+source.onerror = () => {
+  source.close();
+  setInterval(refresh, 2000);
+};
+
+// WebSocket chat: the page greets the room with a marker of its own and
+// reports the round trip once the broadcast brings it back.
+const chat = document.getElementById("chat");
+const status = document.getElementById("ws-status");
+const marker = `hello from page ${Math.random().toString(36).slice(2, 8)}`;
+const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
+ws.onopen = () => {
+  status.textContent = "connected";
+  ws.send(marker);
+};
+ws.onmessage = (e) => {
+  chat.textContent += `${e.data}\n`;
+  chat.scrollTop = chat.scrollHeight;
+  refresh();
+  if (e.data === marker) {
+    status.textContent = "chat round trip ok";
+    status.dataset.roundtrip = "ok";
+  }
+};
+ws.onclose = (e) => { status.textContent = `closed (${e.code})`; };
+document.getElementById("say").onsubmit = (e) => {
+  e.preventDefault();
+  const text = document.getElementById("text");
+  if (text.value && ws.readyState === WebSocket.OPEN) ws.send(text.value);
+  text.value = "";
+};
+
+fetch("/api/items").then(refresh);

@@ -1,0 +1,113 @@
+package main
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/squeezehttp/squeeze/wsdeflate"
+)
+
+// sendQueue is how many messages may wait for one client. A client that
+// falls this far behind is disconnected rather than allowed to hold up the
+// broadcast or make the server buffer without bound.
+const sendQueue = 32
+
+// writeTimeout bounds one write to a client.
+const writeTimeout = 5 * time.Second
+
+// chat is a room: every text message a client sends is broadcast to every
+// connected client, the sender included, so a lone client gets an echo.
+type chat struct {
+	mu      sync.Mutex
+	clients map[*chatClient]struct{}
+}
+
+type chatClient struct {
+	conn *wsdeflate.Conn
+	send chan []byte
+}
+
+func newChat() *chat { return &chat{clients: map[*chatClient]struct{}{}} }
+
+// ServeHTTP upgrades the request to a WebSocket with permessage-deflate and
+// context takeover in both directions (the zero wsdeflate.Config), then reads
+// the client's messages until it goes away.
+func (ch *chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	conn, err := wsdeflate.Accept(w, r, nil)
+	if err != nil {
+		return // Accept has answered the request with an error status.
+	}
+	c := &chatClient{conn: conn, send: make(chan []byte, sendQueue)}
+	ch.join(c)
+	defer ch.leave(c)
+
+	// One writer goroutine per client, so a slow reader on the other end
+	// only ever blocks its own queue.
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	go c.writeLoop(ctx)
+
+	for {
+		typ, msg, err := conn.Read(r.Context())
+		if err != nil {
+			return
+		}
+		if typ == wsdeflate.MessageText {
+			ch.broadcast(msg)
+		}
+	}
+}
+
+func (ch *chat) join(c *chatClient) {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	ch.clients[c] = struct{}{}
+}
+
+func (ch *chat) leave(c *chatClient) {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	if _, ok := ch.clients[c]; ok {
+		delete(ch.clients, c)
+		close(c.send)
+	}
+}
+
+// broadcast queues msg for every client without waiting for any of them.
+func (ch *chat) broadcast(msg []byte) {
+	ch.mu.Lock()
+	defer ch.mu.Unlock()
+	for c := range ch.clients {
+		select {
+		case c.send <- msg:
+		default:
+			// The client's queue is full: drop it, not the message for the others.
+			delete(ch.clients, c)
+			close(c.send)
+			go c.conn.Close(wsdeflate.StatusPolicyViolation, "too slow")
+		}
+	}
+}
+
+// writeLoop sends what is queued for c until the queue is closed or ctx ends.
+func (c *chatClient) writeLoop(ctx context.Context) {
+	for {
+		select {
+		case msg, ok := <-c.send:
+			if !ok {
+				return
+			}
+			wctx, cancel := context.WithTimeout(ctx, writeTimeout)
+			err := c.conn.Write(wctx, wsdeflate.MessageText, msg)
+			cancel()
+			if err != nil {
+				c.conn.Close(wsdeflate.StatusGoingAway, "write failed")
+				return
+			}
+		case <-ctx.Done():
+			return
+		}
+	}
+}

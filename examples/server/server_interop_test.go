@@ -1,0 +1,264 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
+	"github.com/squeezehttp/squeeze/internal/interop"
+	"github.com/squeezehttp/squeeze/wsdeflate"
+)
+
+// startDemo builds the demo into a temporary directory, starts it on a free
+// port with args, waits for its banner and returns its base URL (http or
+// https) and the process, which the test's cleanup stops by PID.
+func startDemo(t *testing.T, args ...string) (string, *interop.Process) {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "server")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(interop.FreePort(t))
+	start := time.Now()
+	p := interop.Start(t, exec.Command(bin, append([]string{"-addr", addr}, args...)...), interop.OnLine("squeeze demo on"))
+	t.Logf("demo %v printed its banner %v after starting", args, time.Since(start).Round(time.Millisecond))
+	m := regexp.MustCompile(`squeeze demo on (https?://\S+)/`).FindStringSubmatch(p.Output())
+	if m == nil {
+		t.Fatalf("banner names no URL:\n%s", p.Output())
+	}
+	return m[1], p
+}
+
+// decoders undo each coding the demo offers, to check that what curl
+// received is the document and not only a header.
+var decoders = map[string]func(io.Reader) (io.Reader, error){
+	"zstd":    func(r io.Reader) (io.Reader, error) { return zstd.NewReader(r) },
+	"br":      func(r io.Reader) (io.Reader, error) { return brotli.NewReader(r), nil },
+	"gzip":    func(r io.Reader) (io.Reader, error) { return gzip.NewReader(r) },
+	"deflate": func(r io.Reader) (io.Reader, error) { return zlib.NewReader(r) }, // RFC 9110 §8.4.1.2: zlib
+}
+
+// curlGet fetches url with curl asking for coding only and returns the
+// response's Content-Encoding and decoded body.
+func curlGet(t *testing.T, curl *interop.Peer, url, coding string, extra ...string) (string, []byte) {
+	t.Helper()
+	body := filepath.Join(t.TempDir(), "body")
+	args := append([]string{"-sS", "-D", "-", "-o", body, "-H", "Accept-Encoding: " + coding}, extra...)
+	headers := curl.Run(t, append(args, url)...)
+	// net/http reads HTTP/1.x status lines only; over TLS curl speaks h2.
+	headers = strings.Replace(headers, "HTTP/2 ", "HTTP/1.1 ", 1)
+	resp, err := http.ReadResponse(bufio.NewReader(strings.NewReader(headers)), nil)
+	if err != nil {
+		t.Fatalf("curl %s: unreadable headers %q: %v", url, headers, err)
+	}
+	enc := resp.Header.Get("Content-Encoding")
+	raw, err := os.ReadFile(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, ok := decoders[enc]
+	if !ok {
+		return enc, raw
+	}
+	r, err := dec(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("curl %s as %s: %v", url, enc, err)
+	}
+	plain, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("curl %s as %s: decoding: %v", url, enc, err)
+	}
+	return enc, plain
+}
+
+func TestDemoBinaryServesEachCodingToCurl(t *testing.T) {
+	base, p := startDemo(t)
+	curl := interop.Curl(t)
+	for _, coding := range []string{"zstd", "br", "gzip", "deflate"} {
+		for _, path := range []string{"/", "/api/items", "/static/app.js"} {
+			if path == "/static/app.js" && coding == "deflate" {
+				continue // the generator writes no deflate sidecar; gzip covers it
+			}
+			enc, body := curlGet(t, curl, base+path, coding)
+			if enc != coding {
+				t.Errorf("GET %s with Accept-Encoding %s: Content-Encoding %q", path, coding, enc)
+			}
+			if path == "/api/items" && !json.Valid(body) {
+				t.Errorf("GET %s as %s: decoded body is not JSON: %.80q", path, coding, body)
+			}
+			if path == "/" && !bytes.Contains(body, []byte(`<svg id="chart"`)) {
+				t.Errorf("GET / as %s: page has no chart element", coding)
+			}
+		}
+	}
+
+	// The SSE stream: the first event arrives, through zstd, while the
+	// handler is still sleeping before the next one.
+	req, _ := http.NewRequest("GET", base+"/events", nil)
+	req.Header.Set("Accept-Encoding", "zstd")
+	resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if enc := resp.Header.Get("Content-Encoding"); enc != "zstd" {
+		t.Fatalf("/events: Content-Encoding %q, want zstd", enc)
+	}
+	zr, err := zstd.NewReader(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer zr.Close()
+	if line, err := bufio.NewReader(zr).ReadString('\n'); err != nil || line != "id: 0\n" {
+		t.Fatalf("/events: first line %q, %v: the first event was not flushed through the encoder", line, err)
+	}
+
+	var stats statsReply
+	if err := json.Unmarshal([]byte(curl.Run(t, "-sS", base+"/stats")), &stats); err != nil {
+		t.Fatalf("/stats: %v", err)
+	}
+	for _, coding := range []string{"zstd", "br", "gzip", "deflate"} {
+		if s := stats.Codings[coding]; s.Responses < 2 || s.BytesOut >= s.BytesIn {
+			t.Errorf("/stats for %s: %+v, want two responses or more, compressed", coding, s)
+		}
+	}
+	p.Stop()
+}
+
+func TestDemoBinaryChatBroadcastsBetweenClients(t *testing.T) {
+	base, _ := startDemo(t)
+	url := "ws" + strings.TrimPrefix(base, "http") + "/ws"
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	dial := func() *wsdeflate.Conn {
+		c, _, err := wsdeflate.Dial(ctx, url, nil)
+		if err != nil {
+			t.Fatalf("dial %s: %v", url, err)
+		}
+		if !strings.HasPrefix(c.Extensions(), "permessage-deflate") {
+			t.Fatalf("extensions %q: permessage-deflate not negotiated", c.Extensions())
+		}
+		t.Cleanup(func() { c.Close(wsdeflate.StatusNormalClosure, "") })
+		return c
+	}
+	alice, bob := dial(), dial()
+	msg := strings.Repeat(`{"from":"alice","text":"hello, bob"} `, 20)
+	if err := alice.Write(ctx, wsdeflate.MessageText, []byte(msg)); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]*wsdeflate.Conn{"bob": bob, "alice (her own echo)": alice} {
+		if _, got, err := c.Read(ctx); err != nil || string(got) != msg {
+			t.Errorf("%s read %.40q, %v; want alice's message", name, got, err)
+		}
+	}
+
+	// Python's websockets client, if present, gets the same broadcast.
+	if py := pythonWebsockets(t); py != nil {
+		out := py.Run(t, "-c", pyChat, url, "from python")
+		if !strings.Contains(out, "permessage-deflate") {
+			t.Errorf("python websockets: extensions %q", out)
+		}
+		if _, got, err := bob.Read(ctx); err != nil || string(got) != "from python" {
+			t.Errorf("bob read %q, %v; want python's message", got, err)
+		}
+	}
+}
+
+// pyChat sends argv[2] to the room at argv[1], waits for its broadcast and
+// prints the negotiated extensions.
+const pyChat = `
+import asyncio, sys, websockets
+async def main():
+    async with websockets.connect(sys.argv[1]) as ws:
+        await ws.send(sys.argv[2])
+        while await ws.recv() != sys.argv[2]:
+            pass
+        print(ws.response_headers.get("Sec-WebSocket-Extensions"))
+asyncio.run(main())
+`
+
+// pythonWebsockets is Python with websockets, or nil when it is missing and
+// not required: the Go client above already proves the chat.
+func pythonWebsockets(t *testing.T) *interop.Peer {
+	if interop.Required() {
+		return interop.Python(t, "websockets")
+	}
+	var py *interop.Peer
+	t.Run("python", func(t *testing.T) { py = interop.Python(t, "websockets") })
+	return py
+}
+
+func TestDemoBinaryTLS(t *testing.T) {
+	base, p := startDemo(t, "-tls")
+	if !strings.HasPrefix(base, "https://") {
+		t.Fatalf("-tls serves %s", base)
+	}
+	if !regexp.MustCompile(`fingerprint ([0-9A-F]{2}:){31}[0-9A-F]{2}`).MatchString(p.Output()) {
+		t.Errorf("no SHA-256 fingerprint printed:\n%s", p.Output())
+	}
+	curl := interop.Curl(t)
+	for _, coding := range []string{"zstd", "br"} {
+		if enc, body := curlGet(t, curl, base+"/api/items", coding, "-k"); enc != coding || !json.Valid(body) {
+			t.Errorf("https GET /api/items as %s: Content-Encoding %q, JSON %v", coding, enc, json.Valid(body))
+		}
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	url := "wss" + strings.TrimPrefix(base, "https") + "/ws"
+	c, _, err := wsdeflate.Dial(ctx, url, &wsdeflate.DialOptions{TLSConfig: &tls.Config{InsecureSkipVerify: true}})
+	if err != nil {
+		t.Fatalf("dial %s: %v", url, err)
+	}
+	defer c.Close(wsdeflate.StatusNormalClosure, "")
+	if err := c.Write(ctx, wsdeflate.MessageText, []byte("over tls")); err != nil {
+		t.Fatal(err)
+	}
+	if _, got, err := c.Read(ctx); err != nil || string(got) != "over tls" {
+		t.Errorf("wss echo %q, %v", got, err)
+	}
+}
+
+func TestDemoBinaryPageInChromium(t *testing.T) {
+	chromium := interop.Chromium(t)
+	base, _ := startDemo(t)
+	// The page writes data-roundtrip="ok" once its own chat message came
+	// back through the broadcast, and data-bars once the chart is drawn.
+	dom := chromium.WaitDOM(t, base+"/", `data-roundtrip="ok"`)
+	bars := regexp.MustCompile(`<svg id="chart"[^>]*data-bars="(\d+)"`).FindStringSubmatch(dom)
+	if bars == nil || bars[1] == "0" {
+		t.Fatalf("chart not drawn (data-bars %v) in:\n%s", bars, dom)
+	}
+	for _, m := range regexp.MustCompile(`<rect x="\d+" y="[\d.]+" width="(\d+)"`).FindAllStringSubmatch(dom, -1) {
+		if m[1] == "0" {
+			t.Errorf("chart has a zero-width bar: %s", m[0])
+		}
+	}
+	// Chromium offers br and zstd to 127.0.0.1, so the page went out as one.
+	if !regexp.MustCompile(`<g data-coding="(zstd|br)"`).MatchString(dom) {
+		t.Errorf("chart shows no br or zstd responses:\n%s", dom)
+	}
+	png := chromium.Screenshot(t, base+"/", 900, 1100)
+	t.Logf("screenshot: %s", png)
+	// SQUEEZE_SCREENSHOT_DIR keeps a copy for a person to look at.
+	if dir := os.Getenv("SQUEEZE_SCREENSHOT_DIR"); dir != "" {
+		if b, err := os.ReadFile(png); err == nil {
+			os.WriteFile(filepath.Join(dir, "demo.png"), b, 0o644)
+		}
+	}
+}
