@@ -86,6 +86,8 @@ type Config struct {
 	Dictionaries *DictionaryStore
 
 	// DictionaryLevel is the zstd level of dcz responses, 1..22. Default 3.
+	// Each dictionary in use keeps its encoder: about 4.5 MB per 90 KB
+	// dictionary at levels 2..5, some 100 MB at 10 and above.
 	DictionaryLevel int
 
 	// DictionaryAllow decides from the request and the response's header

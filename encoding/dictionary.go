@@ -17,9 +17,11 @@ import (
 // resource being sent, named by their SHA-256. It is safe for concurrent
 // use and immutable.
 //
-// A Dictionary builds its zstd encoders the first time it is used for each
-// of zstd's four speeds; each keeps the dictionary's match tables and about
-// 1 MB of state besides the dictionary itself, per CPU that encodes at once.
+// A Dictionary builds its zstd encoder the first time it is used at each of
+// zstd's four speeds, and keeps it: for a 90 KB dictionary, measured, about
+// 4.5 MB at levels 2..5 per CPU encoding with it at once, and about 100 MB
+// at levels 10..22 (the middleware's DictionaryLevel; GenerateDelta's
+// dictionaries are dropped after use).
 type Dictionary struct {
 	raw  []byte
 	hash [sha256.Size]byte
@@ -36,7 +38,7 @@ type Dictionary struct {
 // caller must not modify raw afterwards.
 func NewDictionary(raw []byte) *Dictionary {
 	d := &Dictionary{raw: raw, hash: sha256.Sum256(raw)}
-	window := dczWindow(len(raw))
+	window := dczEncoderWindow(len(raw))
 	for speed := zstd.SpeedFastest; speed <= zstd.SpeedBestCompression; speed++ {
 		d.shared[speed] = sync.OnceValues(func() (*zstd.Encoder, error) {
 			return zstd.NewWriter(nil, zstd.WithEncoderLevel(speed), zstd.WithEncoderCRC(false),
