@@ -34,20 +34,18 @@ var (
 // 920 KB at 4, 1120 KB at 9), whatever the bodies' sizes (measured with
 // BenchmarkRetainedMemory).
 //
-// Bodies known whole go through the same encoder, at the level asked for
-// except that levels 5 and 6 encode bodies of at most 1.5 KB at level 4
-// (flateSmallBody). What else klauspost/compress offers does not stay
-// within 3 % of the output on small bodies of every kind
-// (BenchmarkGzipSmallBody in the benchmarks module; instructions counted
-// under callgrind, level 5 against each, on the first 1 KB and 4 KB of JSON
-// and of minified CSS):
+// Bodies known whole go through the same encoder at the level asked for.
+// What else klauspost/compress offers saves little at 1 KB for what it
+// costs in size (BenchmarkGzipSmallBody in the benchmarks module;
+// instructions per 1 KB JSON reply counted under callgrind, level 5 against
+// each; sizes on the first 1 KB and 4 KB of JSON and of minified CSS):
 //
-//   - level 4: 1.2x fewer instructions at 1 KB, +0.2..0.9 % at 1 KB but
-//     +2.6..3.9 % at 4 KB, hence the 1.5 KB bound;
-//   - level 3: 1.5x fewer at 1 KB, +1.7..4.5 % at 1 KB, +4..7 % at 4 KB;
-//   - the stateless encoder (flate.StatelessDeflate): 1.6x fewer at 1 KB,
+//   - level 4: 1.06x fewer instructions, +0.2..0.9 % at 1 KB, +2.6..3.9 %
+//     at 4 KB;
+//   - level 3: 1.17x fewer, +1.7..4.5 % at 1 KB, +4..7 % at 4 KB;
+//   - the stateless encoder (flate.StatelessDeflate): 1.28x fewer,
 //     +4.7..7.4 % at 1 KB, +10..12 % at 4 KB;
-//   - Huffman-only: 3.4x fewer, +24..36 %.
+//   - Huffman-only: 1.8x fewer, +24..36 %.
 //
 // At 1 KB most of level 5's time is building the block's Huffman codes,
 // which every DEFLATE block needs, not setup.
@@ -79,7 +77,6 @@ func (c *flateCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	if level < flate.BestSpeed || level > flate.BestCompression {
 		return dst, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
 	}
-	level = flateWholeLevel(level, len(src))
 	out, err := encodeWhole(&c.whole[level], dst, src, 0, func(w io.Writer) (Writer, error) {
 		return c.newWriter(w, level)
 	})
@@ -87,21 +84,4 @@ func (c *flateCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 		return dst, fmt.Errorf("encoding: %s: %w", c.name, err)
 	}
 	return out, nil
-}
-
-// flateSmallBody is the largest whole body that levels 5 and 6 encode at
-// level 4. Up to here level 4's output was at most 2.7 % larger than theirs
-// on 512 B to 1.5 KB slices of JSON, minified JavaScript and CSS (2.4 %
-// against level 5), for about 1.2x fewer instructions; at 2 KB it reached
-// 3.5 %. Levels 7 to 9 are left alone: level 4 was up to 4.1 % larger than
-// level 7 at 1.5 KB.
-const flateSmallBody = 1536
-
-// flateWholeLevel returns the level at which a whole body of n bytes is
-// encoded when level is asked for.
-func flateWholeLevel(level, n int) int {
-	if (level == 5 || level == 6) && n <= flateSmallBody {
-		return 4
-	}
-	return level
 }
