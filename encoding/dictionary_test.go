@@ -71,6 +71,12 @@ func TestDCZWindowWithinRFCLimit(t *testing.T) {
 		if got != tt.want || got > limit || got&(got-1) != 0 {
 			t.Errorf("dczWindow(%d) = %d, want %d (limit %d)", tt.dict, got, tt.want, limit)
 		}
+		// The encoders' own window: room for the dictionary and a build
+		// twice its size, never past the limit.
+		enc := dczEncoderWindow(tt.dict)
+		if enc > got || enc&(enc-1) != 0 || enc < min(2*tt.dict, got) {
+			t.Errorf("dczEncoderWindow(%d) = %d, want a power of two from %d to %d", tt.dict, enc, min(2*tt.dict, got), got)
+		}
 	}
 }
 
