@@ -1,0 +1,97 @@
+package precompressed
+
+import (
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"testing"
+	"testing/fstest"
+	"time"
+)
+
+// TestFallbackCacheStaysWithinBudgetUnderLoad has four clients request 64
+// files without sidecars, in every coding and at random, from a cache that
+// holds about ten of them, with background recompression on. The bytes the
+// cache holds, sampled throughout, never pass its budget, and every body
+// decodes to its original.
+func TestFallbackCacheStaysWithinBudgetUnderLoad(t *testing.T) {
+	const budget = 256 << 10
+	fsys := fstest.MapFS{}
+	bodies := map[string][]byte{}
+	for i := range 64 {
+		name := fmt.Sprintf("style%02d.css", i)
+		b := []byte(fmt.Sprintf(".rule-%d { color: #%06x; margin: %dpx }\n", i, i*4099, i))
+		for len(b) < 24<<10 {
+			b = fmt.Appendf(b, ".r%d-%d { padding: %dpx %dpx }\n", i, len(b), len(b)%97, i)
+		}
+		fsys[name] = file(b)
+		bodies["/"+name] = b
+	}
+	h := FileServer(fsys, Config{FallbackCacheBytes: budget, FallbackRecompress: true})
+	cache := h.(*server).cache
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var errs []error
+	requests := 0
+	deadline := time.Now().Add(2 * time.Second)
+	for c := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rng := rand.New(rand.NewPCG(uint64(c), 1))
+			codings := []string{"zstd", "br", "gzip"}
+			for time.Now().Before(deadline) {
+				path := fmt.Sprintf("/style%02d.css", rng.IntN(64))
+				coding := codings[rng.IntN(len(codings))]
+				err := fetch(t, srv.URL+path, coding, bodies[path])
+				mu.Lock()
+				requests++
+				if err != nil && len(errs) < 5 {
+					errs = append(errs, err)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	most := int64(0)
+	for time.Now().Before(deadline) {
+		most = max(most, cache.bytes())
+		time.Sleep(time.Millisecond)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		t.Error(err)
+	}
+	if most > budget {
+		t.Errorf("the cache held %d bytes at its peak, over its budget of %d", most, budget)
+	}
+	t.Logf("%d requests; cache peak %d of %d bytes", requests, most, budget)
+}
+
+// fetch gets url accepting coding and checks the decoded body.
+func fetch(t testing.TB, url, coding string, want []byte) error {
+	req, _ := http.NewRequest("GET", url, nil)
+	req.Header.Set("Accept-Encoding", coding)
+	resp, err := http.DefaultTransport.RoundTrip(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("%s in %s: %w", url, coding, err)
+	}
+	got := raw
+	if ce := resp.Header.Get("Content-Encoding"); ce != "" {
+		got = decode(t, ce, raw)
+	}
+	if resp.StatusCode != 200 || string(got) != string(want) {
+		return fmt.Errorf("%s in %s: status %d, %d bytes decoded, want %d", url, coding, resp.StatusCode, len(got), len(want))
+	}
+	return nil
+}
