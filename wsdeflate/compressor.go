@@ -32,13 +32,13 @@ const maxReseedHistory = 8 << 10
 // must not be used by two goroutines at once.
 //
 // Memory with context takeover, measured over 1 000 instances (see
-// BenchmarkMemory and the package documentation): about 12 KiB while idle
-// (call Release) at 13 to 15 window bits — 8 KiB of re-seed history and the
-// 3.6 KiB of Huffman codes it reuses — and 2^bits bytes of history plus the
-// codes below that; while it holds its live encoder, about 230 KiB more at
-// DefaultLevel (klauspost's, at higher levels, 0.8 to 1.1 MiB).
-// Without context takeover it keeps only the codes between messages: the
-// encoder goes back to a shared pool after each one.
+// BenchmarkMemory and the package documentation): about 8 KiB while idle
+// (its re-seed history; call Release) at 13 to 15 window bits, 2^bits bytes
+// below that; while active, about 230 KiB more for its live encoder at
+// DefaultLevel (klauspost's, at higher levels, 0.8 to 1.1 MiB) and 3.6 KiB
+// for the Huffman codes it reuses. Without context takeover it keeps only
+// those codes between messages (Release drops them too): the encoder goes
+// back to a shared pool after each one.
 type Compressor struct {
 	dir   Direction
 	level int
@@ -137,7 +137,7 @@ func (c *Compressor) finish(msg []byte) {
 		c.hist.write(msg)
 		return
 	}
-	c.Release()
+	c.releaseEncoder()
 }
 
 // abandon drops the context after a failure: the peer's view of the window
@@ -153,7 +153,18 @@ func (c *Compressor) abandon() {
 // as much as compressing the window once (measured: about 32 µs, on a 1 KB
 // JSON round trip that otherwise takes 35 µs), so call Release when the
 // connection goes idle, not after every message.
+//
+// Release also drops the Huffman codes the encoder reuses (about 3.6 KiB);
+// the first message after it builds new ones.
 func (c *Compressor) Release() {
+	c.releaseEncoder()
+	c.codes = nil
+}
+
+// releaseEncoder returns the live encoder to its pool but keeps the codes:
+// without context takeover it runs after every message, and the next
+// message's codes are likely to be the same.
+func (c *Compressor) releaseEncoder() {
 	if c.fw == nil {
 		return
 	}
@@ -239,7 +250,7 @@ func (m *messageWriter) Close() error {
 	m.c.out.buf = nil
 	m.err = errors.New("wsdeflate: write after Close")
 	if !m.c.dir.ContextTakeover {
-		m.c.Release()
+		m.c.releaseEncoder()
 	}
 	return nil
 }

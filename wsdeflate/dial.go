@@ -43,6 +43,11 @@ type DialOptions struct {
 
 	// IdleRelease is as in AcceptOptions.
 	IdleRelease time.Duration
+
+	// NetDial, if set, opens the connection to addr ("host:port") in place
+	// of a net.Dialer's TCP connection: for proxies, Unix sockets or
+	// in-memory pipes. TLS is still layered on top for wss:// URLs.
+	NetDial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 // Dial opens a WebSocket connection to a ws:// or wss:// URL (RFC 6455
@@ -69,8 +74,11 @@ func Dial(ctx context.Context, rawURL string, opts *DialOptions) (*Conn, *http.R
 	if u.Port() == "" {
 		addr = net.JoinHostPort(u.Hostname(), map[bool]string{false: "80", true: "443"}[secure])
 	}
-	var d net.Dialer
-	nc, err := d.DialContext(ctx, "tcp", addr)
+	netDial := opts.NetDial
+	if netDial == nil {
+		netDial = new(net.Dialer).DialContext
+	}
+	nc, err := netDial(ctx, "tcp", addr)
 	if err != nil {
 		return nil, nil, fmt.Errorf("wsdeflate: dial: %w", err)
 	}

@@ -55,7 +55,7 @@
 // [AcceptOptions.IdleRelease] or [DialOptions.IdleRelease]
 // ([DefaultIdleRelease], one second, by default; negative keeps them). With
 // context takeover and 15 window bits that takes an endpoint from about
-// 320 KiB to 44 KiB (the table below); the next message re-acquires them for
+// 320 KiB to 40 KiB (the table below); the next message re-acquires them for
 // about 36 µs, which is why the default waits a second rather than
 // releasing after every message. The release is a runtime timer, not a
 // goroutine, and it re-arms only when messages flow again.
@@ -66,16 +66,17 @@
 // 230 KiB, a klauspost Writer at higher levels about 1 MiB, a reader about
 // 35 KiB), so they are shared through pools. A connection that goes idle
 // calls [Compressor.Release] and [Decompressor.Release]; it then keeps only
-// its windows and its Huffman codes, and the next message takes an encoder
-// from the pool and re-seeds it. Measured over 1 000 endpoints
+// its windows, and the next message takes an encoder from the pool and
+// re-seeds it. Measured over 1 000 endpoints
 // (BenchmarkMemory), one endpoint (compressor + decompressor, both
 // directions with context takeover, DefaultLevel) retains:
 //
 //	window bits   idle (released)   active (live encoder + reader)
-//	15            44 KiB            317 KiB
-//	12            11.5 KiB          260 KiB
-//	 9             5.0 KiB          253 KiB
-//	no takeover    4.0 KiB          4.0 KiB (encoders pooled per message)
+//	15            40 KiB            317 KiB
+//	12             8.5 KiB          260 KiB
+//	 9             1.5 KiB          253 KiB
+//	no takeover    0.5 KiB          4.0 KiB (encoders pooled per message;
+//	                                the reused Huffman codes stay)
 //
 // coder/websocket, for comparison, keeps about 1.2 MiB per endpoint with
 // context takeover whether the connection is busy or idle. The idle
