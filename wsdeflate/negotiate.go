@@ -89,7 +89,12 @@ func (p Params) Client() Direction {
 
 // String formats p as the Sec-WebSocket-Extensions value of a server
 // response, leaving out what is the default.
-func (p Params) String() string {
+func (p Params) String() string { return p.format(false) }
+
+// format is String, but with serverBits it names server_max_window_bits
+// even at 15: a server that accepts an offer of it must (RFC 7692
+// §7.1.2.1), and Python websockets declines a response without it.
+func (p Params) format(serverBits bool) string {
 	var b strings.Builder
 	b.WriteString(ExtensionName)
 	if p.ServerNoContextTakeover {
@@ -98,7 +103,7 @@ func (p Params) String() string {
 	if p.ClientNoContextTakeover {
 		b.WriteString("; " + paramClientNoContextTakeover)
 	}
-	if p.ServerMaxWindowBits < 15 {
+	if p.ServerMaxWindowBits < 15 || serverBits {
 		b.WriteString("; " + paramServerMaxWindowBits + "=" + strconv.Itoa(p.ServerMaxWindowBits))
 	}
 	if p.ClientMaxWindowBits < 15 {
@@ -207,7 +212,7 @@ func Negotiate(offers []string, cfg Config) (response string, params Params, ok 
 			continue
 		}
 		params = accept(o, cfg)
-		return params.String(), params, true
+		return params.format(o.serverBits != 0), params, true
 	}
 	return "", Params{}, false
 }

@@ -66,6 +66,10 @@ func TestNegotiateServerSide(t *testing.T) {
 		{"bare server_max_window_bits declined", []string{"permessage-deflate; server_max_window_bits"}, Config{}, false, "", Params{}},
 		{"server bits answered with the offer", []string{"permessage-deflate; server_max_window_bits=10"}, Config{}, true,
 			"permessage-deflate; server_max_window_bits=10", Params{ServerMaxWindowBits: 10, ClientMaxWindowBits: 15}},
+		// RFC 7692 §7.1.2.1: accepting the parameter means including it, even
+		// at its default (Python websockets declines a response without it).
+		{"offered server bits 15 are echoed", []string{"permessage-deflate; server_max_window_bits=15"}, Config{}, true,
+			"permessage-deflate; server_max_window_bits=15", all15},
 		{"server bits answered below the offer", []string{"permessage-deflate; server_max_window_bits=12"}, Config{ServerMaxWindowBits: 9}, true,
 			"permessage-deflate; server_max_window_bits=9", Params{ServerMaxWindowBits: 9, ClientMaxWindowBits: 15}},
 		{"server bits 8 honoured", []string{"permessage-deflate; server_max_window_bits=8"}, Config{}, true,
