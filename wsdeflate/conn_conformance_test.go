@@ -16,9 +16,10 @@ import (
 // rawClient is a WebSocket client that writes frames byte by byte, for
 // sending what a correct client never would.
 type rawClient struct {
-	t  *testing.T
-	nc net.Conn
-	br *bufio.Reader
+	t    *testing.T
+	nc   net.Conn
+	br   *bufio.Reader
+	resp *http.Response // the handshake response
 }
 
 // dialRaw performs the opening handshake by hand against url, offering
@@ -48,7 +49,7 @@ func dialRaw(t *testing.T, url, extensions string) *rawClient {
 	if resp.StatusCode != http.StatusSwitchingProtocols {
 		t.Fatalf("handshake answered %s", resp.Status)
 	}
-	return &rawClient{t: t, nc: nc, br: br}
+	return &rawClient{t: t, nc: nc, br: br, resp: resp}
 }
 
 // frame is one frame to send; masked unless unmasked is set.
