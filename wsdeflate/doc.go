@@ -138,11 +138,27 @@
 //     zeros deflated into a few KiB (inflation stops at the limit); corrupt
 //     deflate data closes with 1007.
 //
-// Interoperability tests echo 1 000 JSON messages of mixed sizes, in every
-// window-bits and context-takeover mode, with the Python websockets and
-// Node ws clients and servers, and with headless Chromium's own WebSocket
-// client; with SQUEEZE_INTEROP=require a missing peer fails the test rather
-// than skipping it.
+//   - Autobahn sections 12 and 13 (compression), in our own form: each of
+//     the offers 13.1 (default), 13.2 (client_no_context_takeover), 13.3
+//     and 13.4 (client_max_window_bits=8 and 15), 13.5 and 13.6 (both
+//     together), 13.7 (several offers; the first is taken), and
+//     server_max_window_bits=9 and server_no_context_takeover, with text and
+//     binary messages of 16 B, 64 B, 256 B, 1, 4, 16, 64 and 128 KiB,
+//     compressed by the raw client under the agreed parameters and
+//     fragmented at 16 KiB (RSV1 on the first frame only); every echo is
+//     inflated and compared, and no back-reference in it reaches past the
+//     agreed server window.
+//
+// Interoperability tests echo 1 000 JSON messages of mixed sizes (16 B to
+// 5 KB) per case with the Python websockets and Node ws clients and servers,
+// one peer process per direction: window bits 9 to 15 in each direction
+// (server 9 with client 15, 10 with 14, ..., 15 with 9), server, client
+// and both no context takeover, and for ws a threshold of 1 024 bytes below
+// which it sends messages uncompressed; each case checks that both ends
+// agree on Sec-WebSocket-Extensions and what it means. Headless Chromium's
+// own WebSocket client echoes 1 000 mixed-size messages through Accept. With
+// SQUEEZE_INTEROP=require a missing peer fails the test rather than
+// skipping it.
 //
 // See the examples for a complete negotiation and round trip.
 package wsdeflate
