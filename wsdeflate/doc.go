@@ -137,7 +137,6 @@
 //     fragments, over the read limit closes with 1009, as does 10 MiB of
 //     zeros deflated into a few KiB (inflation stops at the limit); corrupt
 //     deflate data closes with 1007.
-//
 //   - Autobahn sections 12 and 13 (compression), in our own form: each of
 //     the offers 13.1 (default), 13.2 (client_no_context_takeover), 13.3
 //     and 13.4 (client_max_window_bits=8 and 15), 13.5 and 13.6 (both
