@@ -121,12 +121,14 @@ func fragments(op opcode, payload []byte, n int) []frame {
 // continuation frame. (A Conn sends messages under 128 bytes uncompressed.)
 func (rc *rawClient) message(op opcode) (payload []byte, compressed bool) {
 	rc.t.Helper()
-	for first := true; ; first = false {
+	for frames := 0; ; {
 		h, p := rc.next()
+		if h.op == opPing || h.op == opPong {
+			continue // control frames may come between fragments
+		}
+		first := frames == 0
+		frames++
 		switch {
-		case h.op == opPing || h.op == opPong:
-			first = !first // not part of the message
-			continue
 		case first && h.op != op:
 			rc.t.Fatalf("first frame: opcode %#x, want %#x", byte(h.op), byte(op))
 		case !first && (h.op != opContinuation || h.rsv1):
