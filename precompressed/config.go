@@ -40,9 +40,12 @@ type Config struct {
 	ServeStale bool
 
 	// HideSidecars answers 404 to a request naming a sidecar directly (any
-	// name ending in one of the Sidecars' extensions). By default such a
-	// request gets the file itself, as the archive it is (application/gzip
-	// for ".gz"), without Content-Encoding.
+	// name ending in one of the Sidecars' extensions, or a delta sidecar
+	// named as DeltaName names it). By default such a request gets the
+	// file itself, as the archive it is (application/gzip for ".gz",
+	// application/octet-stream for a delta), without Content-Encoding.
+	// Deltas are still served as dcz to clients that have their
+	// dictionary.
 	HideSidecars bool
 
 	// ServeDotfiles serves names with an element starting with a dot. By

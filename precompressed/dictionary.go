@@ -1,6 +1,7 @@
 package precompressed
 
 import (
+	"crypto/sha256"
 	"encoding/hex"
 	"io/fs"
 	"net/http"
@@ -54,6 +55,27 @@ const DeltaExt = ".dcz"
 // case cannot collide on a case-insensitive file system.
 func DeltaName(name string, hash [32]byte) string {
 	return name + "." + hex.EncodeToString(hash[:]) + DeltaExt
+}
+
+// deltaOriginal returns the name of the original of which name is a delta
+// sidecar (DeltaName's form, the hash in lower-case hex), or "" when name
+// is not one.
+func deltaOriginal(name string) string {
+	const hexLen = 2 * sha256.Size
+	rest, ok := strings.CutSuffix(name, DeltaExt)
+	if !ok || len(rest) < hexLen+2 || rest[len(rest)-hexLen-1] != '.' {
+		return ""
+	}
+	for _, c := range rest[len(rest)-hexLen:] {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return ""
+		}
+	}
+	orig := rest[:len(rest)-hexLen-1]
+	if strings.HasSuffix(orig, "/") {
+		return ""
+	}
+	return orig
 }
 
 // DefaultVersionPattern finds the version in a file name: a run of digits
@@ -118,7 +140,7 @@ func newDictionaryServer(cfg *DictionaryConfig) *dictionaryServer {
 // response is marked as a dictionary when the configuration says so, and
 // a delta sidecar is sent when the client has the dictionary it needs.
 func (s *server) serveWithDictionary(w http.ResponseWriter, r *http.Request, res *resource) {
-	if s.dict == nil || s.sidecarOf(res.name) != nil || strings.HasSuffix(res.name, DeltaExt) {
+	if s.dict == nil || s.sidecarOf(res.name) != nil || deltaOriginal(res.name) != "" {
 		s.serve(w, r, res)
 		return
 	}
@@ -165,7 +187,10 @@ func (s *server) delta(r *http.Request, res *resource, respHeader http.Header) *
 		return nil
 	}
 	name := DeltaName(res.name, hash)
-	if s.hidden(name) {
+	// Not s.hidden: HideSidecars hides deltas from direct requests only,
+	// and the dot-file rule already passed for res.name, whose directory
+	// and first letter the delta shares.
+	if s.hide != nil && s.hide(name) {
 		return nil
 	}
 	v := s.dict.lookup(s, name)

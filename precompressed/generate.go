@@ -48,6 +48,23 @@ type GenerateConfig struct {
 	// for clients that need it).
 	DeleteOrphans bool
 
+	// Deltas, if set, returns the previous versions of the original name:
+	// slash-separated names, relative to the directory, of earlier builds
+	// that clients may hold as dictionaries (see DictionaryConfig). Each
+	// compressible original of MinSize or more gets, for each of them
+	// that exists, a delta sidecar as GenerateDelta writes it (DeltaName),
+	// kept, made incrementally and recorded in the manifest like the other
+	// sidecars (by the extension after the original's name, its coding
+	// "dcz" in Report.SidecarBytes). With DeleteOrphans, a delta whose
+	// original is gone, or whose dictionary none of the names returned
+	// now has, is deleted. Nil: no deltas are made, and DeleteOrphans
+	// deletes only deltas whose original is gone.
+	Deltas func(name string) []string
+
+	// DeltaLevel is the zstd level of the deltas. Zero means
+	// DefaultDeltaLevel.
+	DeltaLevel int
+
 	// Dotfiles includes files and directories whose name starts with a
 	// dot. By default they are skipped, as FileServer hides them.
 	Dotfiles bool
@@ -71,14 +88,15 @@ type GenerateConfig struct {
 // Report is what Generate did.
 type Report struct {
 	// Files counts the originals found (every regular file that is not a
-	// sidecar or the manifest).
+	// sidecar, a delta sidecar or the manifest).
 	Files int
 	// Compressible counts those of a compressible type and at least
 	// MinSize bytes, the ones that get sidecars.
 	Compressible int
 	// CompressibleBytes is the total size of the Compressible originals.
 	CompressibleBytes int64
-	// Written counts the sidecars written by this run.
+	// Written counts the sidecars written by this run, deltas included,
+	// as are they in the counts below.
 	Written int
 	// UpToDate counts the sidecars already up to date, left alone.
 	UpToDate int

@@ -37,7 +37,8 @@ type outcome struct {
 
 // process brings the sidecars of one original up to date: each configured
 // sidecar of a compressible original is left alone if up to date, else
-// written, or deleted when not worth keeping.
+// written, or deleted when not worth keeping; then so is each delta
+// sidecar that cfg.Deltas asks for.
 func (g *generator) process(ctx context.Context, enc *sidecarEncoder, o original) outcome {
 	out := outcome{name: o.name, entry: manifestFile{Size: o.info.Size()}, bytes: map[string]int64{}}
 	fail := func(err error) outcome { out.err = err; return out }
@@ -101,6 +102,11 @@ func (g *generator) process(ctx context.Context, enc *sidecarEncoder, o original
 			if out.compressible {
 				out.notWorthIt++
 			}
+		}
+	}
+	if g.cfg.Deltas != nil && out.compressible {
+		if err := g.deltas(ctx, o, &out, prev, same); err != nil {
+			return fail(err)
 		}
 	}
 	return out

@@ -19,6 +19,7 @@ type original struct {
 type tree struct {
 	originals []original
 	sidecars  []string        // names ending in one of the sidecar extensions
+	deltas    []string        // names of delta sidecars (DeltaName's form)
 	temps     []string        // left by an interrupted run
 	names     map[string]bool // every non-directory name, links included
 }
@@ -43,12 +44,12 @@ func (g *generator) run(ctx context.Context) (Report, error) {
 		}
 	}
 	if g.cfg.DeleteOrphans {
-		for _, name := range g.orphans(t) {
+		for _, name := range append(g.orphans(t), g.deltaOrphans(t, entries)...) {
 			if err := g.root.Remove(name); err != nil && !isNotExist(err) {
 				return rep, fmt.Errorf("precompressed: deleting orphan: %w", err)
 			}
 			rep.Deleted++
-			g.logf("deleted %s: its original is gone", name)
+			g.logf("deleted %s: its original or dictionary is gone", name)
 		}
 	}
 	if g.cfg.Manifest != "" {
@@ -90,6 +91,9 @@ func (g *generator) walk(ctx context.Context) (*tree, error) {
 			return nil
 		case g.sidecarExt(name) != "":
 			t.sidecars = append(t.sidecars, name)
+			return nil
+		case deltaOriginal(name) != "":
+			t.deltas = append(t.deltas, name)
 			return nil
 		}
 		// Stat follows a link, but only within the root: a link out of

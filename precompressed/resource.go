@@ -133,7 +133,8 @@ func (s *server) resolve(name string, old *resource) *resource {
 		res.original.digest = s.digestFor(res.original, old, rec, listed)
 	}
 	direct := s.sidecarOf(name)
-	if direct == nil {
+	delta := deltaOriginal(name) != ""
+	if direct == nil && !delta {
 		for _, sc := range s.sidecars {
 			sname := name + sc.Ext
 			if s.hide != nil && s.hide(sname) {
@@ -168,13 +169,19 @@ func (s *server) resolve(name string, old *resource) *resource {
 	switch {
 	case direct != nil:
 		res.ctype = archiveType(direct.Coding)
+	case delta:
+		// A delta requested by its own name: dcz is a content coding
+		// with no media type (RFC 9842 §5), and the bytes are useless
+		// without the dictionary, so they go as opaque data, without
+		// Content-Encoding.
+		res.ctype = "application/octet-stream"
 	default:
 		res.ctype = mime.TypeByExtension(path.Ext(name))
 		if res.ctype == "" {
 			res.ctype = s.sniff(res)
 		}
 	}
-	res.fallback = s.cache != nil && direct == nil && res.original != nil && len(res.sidecars) == 0 &&
+	res.fallback = s.cache != nil && direct == nil && !delta && res.original != nil && len(res.sidecars) == 0 &&
 		res.original.size >= s.minSize && res.original.size <= s.maxSize && encoding.CompressibleType(mediaType(res.ctype))
 	return res
 }

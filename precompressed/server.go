@@ -164,7 +164,7 @@ func (s *server) hidden(name string) bool {
 	if s.manifest != nil && name == s.manifest.name {
 		return true
 	}
-	if s.hideSidecars && s.sidecarOf(name) != nil {
+	if s.hideSidecars && (s.sidecarOf(name) != nil || deltaOriginal(name) != "") {
 		return true
 	}
 	return s.hide != nil && s.hide(name)
