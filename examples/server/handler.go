@@ -31,7 +31,7 @@ const recentLen = 6
 type tally struct {
 	mu     sync.Mutex
 	stats  map[string]*codingStats
-	recent []response // ring of the last recentLen, oldest first once full
+	recent []response // the last recentLen, oldest first
 }
 
 // response is one response as the page lists it.
@@ -170,7 +170,9 @@ var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <button id="fetch">fetch /api/items</button></p>
 <svg id="chart" role="img" aria-label="bytes before and after compression per coding"></svg>
 <table id="recent"></table></section>
-<section><h2>Server-sent events</h2><div id="events" class="log"></div></section>
+<section><h2>Server-sent events</h2>
+<p class="note">Ten events, half a second apart, each flushed through the encoder. <button id="stream">stream /events</button></p>
+<div id="events" class="log"></div></section>
 <section><h2>WebSocket chat</h2>
 <p class="note">Every message goes to every open page, compressed with permessage-deflate. Open a second tab.</p>
 <div id="chat" class="log"></div>

@@ -54,6 +54,9 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
+		// The page comes over HTTP/2; browsers open the WebSocket on an
+		// HTTP/1.1 connection of its own, since Go's HTTP/2 server does not
+		// offer RFC 8441's extended CONNECT by default.
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}}
 		scheme = "https"
 		fmt.Printf("self-signed certificate, SHA-256 fingerprint %s\n", fingerprint)

@@ -6,9 +6,12 @@ import (
 	"compress/gzip"
 	"compress/zlib"
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
+	"encoding/base64"
 	"encoding/json"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"os"
 	"os/exec"
@@ -146,6 +149,8 @@ func TestDemoBinaryChatBroadcastsBetweenClients(t *testing.T) {
 	url := "ws" + strings.TrimPrefix(base, "http") + "/ws"
 	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
 	defer cancel()
+	// dial returns a client once it is in the room: its own greeting has
+	// come back (the server answers the handshake before it adds the client).
 	dial := func() *wsdeflate.Conn {
 		c, _, err := wsdeflate.Dial(ctx, url, nil)
 		if err != nil {
@@ -155,6 +160,11 @@ func TestDemoBinaryChatBroadcastsBetweenClients(t *testing.T) {
 			t.Fatalf("extensions %q: permessage-deflate not negotiated", c.Extensions())
 		}
 		t.Cleanup(func() { c.Close(wsdeflate.StatusNormalClosure, "") })
+		hello := "hello " + strconv.Itoa(rand.N(1<<30))
+		if err := c.Write(ctx, wsdeflate.MessageText, []byte(hello)); err != nil {
+			t.Fatal(err)
+		}
+		readUntil(t, ctx, "a new client", c, hello)
 		return c
 	}
 	alice, bob := dial(), dial()
@@ -162,11 +172,8 @@ func TestDemoBinaryChatBroadcastsBetweenClients(t *testing.T) {
 	if err := alice.Write(ctx, wsdeflate.MessageText, []byte(msg)); err != nil {
 		t.Fatal(err)
 	}
-	for name, c := range map[string]*wsdeflate.Conn{"bob": bob, "alice (her own echo)": alice} {
-		if _, got, err := c.Read(ctx); err != nil || string(got) != msg {
-			t.Errorf("%s read %.40q, %v; want alice's message", name, got, err)
-		}
-	}
+	readUntil(t, ctx, "bob", bob, msg)
+	readUntil(t, ctx, "alice (her own echo)", alice, msg)
 
 	// Python's websockets client, if present, gets the same broadcast.
 	if py := pythonWebsockets(t); py != nil {
@@ -174,8 +181,21 @@ func TestDemoBinaryChatBroadcastsBetweenClients(t *testing.T) {
 		if !strings.Contains(out, "permessage-deflate") {
 			t.Errorf("python websockets: extensions %q", out)
 		}
-		if _, got, err := bob.Read(ctx); err != nil || string(got) != "from python" {
-			t.Errorf("bob read %q, %v; want python's message", got, err)
+		readUntil(t, ctx, "bob", bob, "from python")
+	}
+}
+
+// readUntil reads c's messages until want arrives, skipping the others'
+// greetings, and fails the test if it does not.
+func readUntil(t *testing.T, ctx context.Context, who string, c *wsdeflate.Conn, want string) {
+	t.Helper()
+	for {
+		_, got, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v while waiting for %.40q", who, err, want)
+		}
+		if string(got) == want {
+			return
 		}
 	}
 }
@@ -253,12 +273,33 @@ func TestDemoBinaryPageInChromium(t *testing.T) {
 	if !regexp.MustCompile(`<g data-coding="(zstd|br)"`).MatchString(dom) {
 		t.Errorf("chart shows no br or zstd responses:\n%s", dom)
 	}
-	png := chromium.Screenshot(t, base+"/", 900, 1100)
+	png := chromium.Screenshot(t, base+"/", 900, 1000)
 	t.Logf("screenshot: %s", png)
 	// SQUEEZE_SCREENSHOT_DIR keeps a copy for a person to look at.
 	if dir := os.Getenv("SQUEEZE_SCREENSHOT_DIR"); dir != "" {
 		if b, err := os.ReadFile(png); err == nil {
 			os.WriteFile(filepath.Join(dir, "demo.png"), b, 0o644)
 		}
+	}
+}
+
+func TestDemoBinaryPageInChromiumOverTLS(t *testing.T) {
+	chromium := interop.Chromium(t)
+	base, _ := startDemo(t, "-tls")
+	// Trust the demo's fresh certificate by its key, as a user accepting
+	// the warning would, so that the page is a secure context.
+	conn, err := tls.Dial("tcp", strings.TrimPrefix(base, "https://"), &tls.Config{InsecureSkipVerify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spki := sha256.Sum256(conn.ConnectionState().PeerCertificates[0].RawSubjectPublicKeyInfo)
+	conn.Close()
+	profile := chromium.Profile(t)
+	profile.Flags = []string{"--ignore-certificate-errors-spki-list=" + base64.StdEncoding.EncodeToString(spki[:])}
+	// The chat runs over wss on its own HTTP/1.1 connection while the page
+	// comes over HTTP/2.
+	dom := profile.WaitDOM(t, base+"/", `data-roundtrip="ok"`)
+	if !regexp.MustCompile(`<g data-coding="(zstd|br)"`).MatchString(dom) {
+		t.Errorf("over https the chart shows no br or zstd responses:\n%s", dom)
 	}
 }
