@@ -2,7 +2,9 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -22,9 +24,17 @@ func TestDemoServesEachRouteCompressed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode != 200 || resp.Header.Get("Content-Encoding") != "zstd" {
 			t.Errorf("%s: status %d, Content-Encoding %q", path, resp.StatusCode, resp.Header.Get("Content-Encoding"))
+		}
+		// The committed sidecar is what goes out; a stale one (go generate
+		// not run after an edit) fails the manifest check and is not served.
+		if path == "/static/app.js" {
+			if want, _ := staticFiles.ReadFile("static/app.js.zst"); !bytes.Equal(body, want) {
+				t.Errorf("%s: body is not static/app.js.zst: run go generate ./examples/server", path)
+			}
 		}
 	}
 	// Go's client asks for gzip and decodes it: the SSE stream arrives as events.
