@@ -208,3 +208,42 @@ func TestVersionedMatch(t *testing.T) {
 		}
 	}
 }
+
+func TestDeltaNamedDirectly(t *testing.T) {
+	dir, v1, _ := deltaSite(t)
+	name := DeltaName("app.2.js", sha256.Sum256(v1))
+	delta, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hide := range []bool{false, true} {
+		h := FileServer(os.DirFS(dir), Config{HideSidecars: hide, Dictionary: &DictionaryConfig{}})
+		w := dictRequest(h, "/"+name, nil)
+		res := w.Result()
+		switch {
+		case hide && w.Code != http.StatusNotFound:
+			t.Errorf("HideSidecars: a request for the delta %s got %d, want 404", name, w.Code)
+		case !hide && w.Code != http.StatusOK:
+			t.Errorf("a request for the delta %s got %d, want 200", name, w.Code)
+		case !hide:
+			// dcz is a content coding, not a media type (RFC 9842 §5):
+			// the bytes go as they are, opaque.
+			if ct, ce := res.Header.Get("Content-Type"), res.Header.Get("Content-Encoding"); ct != "application/octet-stream" || ce != "" {
+				t.Errorf("delta named directly: Content-Type %q, Content-Encoding %q; want application/octet-stream and none", ct, ce)
+			}
+			if !bytes.Equal(w.Body.Bytes(), delta) {
+				t.Errorf("delta named directly: %d bytes sent, want the file's %d", w.Body.Len(), len(delta))
+			}
+		}
+		// Hidden or not, the delta still serves its purpose.
+		if ce := dictRequest(h, "/app.2.js", v1).Result().Header.Get("Content-Encoding"); ce != "dcz" {
+			t.Errorf("HideSidecars %v: the client with build 1 got Content-Encoding %q, want dcz", hide, ce)
+		}
+	}
+	// Names that only look like deltas are ordinary files.
+	for _, name := range []string{"app.js.dcz", "app.js." + strings.Repeat("A", 64) + ".dcz", "." + strings.Repeat("a", 64) + ".dcz"} {
+		if deltaOriginal(name) != "" {
+			t.Errorf("%s taken for a delta sidecar", name)
+		}
+	}
+}

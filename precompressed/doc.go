@@ -24,6 +24,21 @@
 // Use FileServerRoot for an operating-system directory: it confines the tree
 // with os.Root, so that neither ".." nor a symbolic link leads out of it.
 //
+// Config.Dictionary adds Compression Dictionary Transport (RFC 9842): a
+// versioned asset such as app.3f2a1b9c.js is marked with Use-As-Dictionary
+// for the builds after it (VersionedMatch), and a client that holds it as a
+// dictionary gets the next build as its delta sidecar,
+// app.<new>.js.<SHA-256 of the old build>.dcz, with Content-Encoding: dcz.
+// Deltas are made ahead of time, by GenerateDelta or by Generate with
+// GenerateConfig.Deltas, never on request. As the RFC requires, they go
+// only over a secure context (TLS, or localhost for development, §8), only
+// when dcz is accepted by name, and only to requests that may read the
+// response: same-origin, or cross-origin with CORS allowing it (§9.3.3).
+// Deltas are for public static assets, which hold no secret a dictionary
+// could help a page probe (§9.2); dictionary compression of responses
+// that may carry secrets is encoding's Config.Dictionaries, off for them
+// unless Config.DictionaryAllow opts them in.
+//
 // Generate writes the sidecars (zstd, brotli and gzip at their best levels)
 // and, optionally, a Manifest of hashes that lets FileServer verify them and
 // take ETags from it; the command precompressed/cmd/precompress runs it from
