@@ -13,11 +13,21 @@
 //	-min-size n      smallest file compressed, in bytes (default 512; 0: all)
 //	-min-saving f    fraction of a file a sidecar must save to be kept (default 0.05; 0: any saving)
 //	-manifest name   keep a manifest of hashes and sizes at DIR/name, e.g. precompress.json
-//	-delete-orphans  delete sidecars whose original is gone
+//	-deltas          write a .dcz delta of each versioned file against each
+//	                 other version of it in its directory (see below)
+//	-delete-orphans  delete sidecars whose original is gone, and deltas whose
+//	                 original or, with -deltas, dictionary is gone
 //	-dotfiles        include names starting with a dot
 //	-workers n       files compressed at once (default: the number of CPUs)
 //	-q               print nothing but errors
 //	-v               print each sidecar written or deleted
+//
+// With -deltas, files whose names differ only in the version that
+// precompressed.DefaultVersionPattern finds (app.1.js and app.2.js,
+// app.3f2a1b9c.js and app.77e0d412.js) are versions of one asset: each
+// gets a delta (precompressed.DeltaName) against each of the others, which
+// a FileServer with Config.Dictionary serves to clients holding that
+// version. Keep the one or two previous builds beside the new one.
 //
 // Progress goes to standard error when it is a terminal; a summary line
 // goes to standard output unless -q. The exit status is 0 on success, 1 when
@@ -38,8 +48,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -79,7 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 	minSize := fl.Int64("min-size", 512, "smallest file compressed, in `bytes`")
 	minSaving := fl.Float64("min-saving", 0.05, "`fraction` of a file's size a sidecar must save to be kept")
 	manifest := fl.String("manifest", "", "keep a manifest of hashes and sizes at DIR/`name` (e.g. "+precompressed.DefaultManifest+")")
-	orphans := fl.Bool("delete-orphans", false, "delete sidecars whose original is gone")
+	orphans := fl.Bool("delete-orphans", false, "delete sidecars whose original is gone, and deltas whose original or dictionary is gone")
+	deltas := fl.Bool("deltas", false, "write a .dcz delta of each versioned file against each other version of it in its directory")
 	dotfiles := fl.Bool("dotfiles", false, "include files and directories whose name starts with a dot")
 	workers := fl.Int("workers", 0, "files compressed at once (0: one per CPU)")
 	quiet := fl.Bool("q", false, "print nothing but errors")
@@ -121,13 +135,19 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		Dotfiles:      *dotfiles,
 		Workers:       *workers,
 	}
+	dir := fl.Arg(0)
+	if *deltas {
+		if cfg.Deltas, err = versions(dir); err != nil {
+			fmt.Fprintln(stderr, "precompress:", err)
+			return 1
+		}
+	}
 	if !*quiet {
 		cfg.Progress = progress
 		if *verbose {
 			cfg.Log = stdout
 		}
 	}
-	dir := fl.Arg(0)
 	rep, err := precompressed.Generate(ctx, dir, cfg)
 	if err != nil {
 		fmt.Fprintln(stderr, "precompress:", err)
@@ -137,6 +157,36 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fmt.Fprintln(stdout, summary(dir, rep))
 	}
 	return 0
+}
+
+// versions lists the tree and returns a GenerateConfig.Deltas that pairs
+// each file with the others in its directory whose names differ only in
+// the version.
+func versions(dir string) (func(string) []string, error) {
+	groups := map[string][]string{}
+	keyOf := func(name string) string {
+		d, base := path.Split(name)
+		loc := precompressed.DefaultVersionPattern.FindStringSubmatchIndex(base)
+		if len(loc) < 4 || loc[2] < 0 {
+			return ""
+		}
+		return d + base[:loc[2]] + "\x00" + base[loc[3]:]
+	}
+	err := fs.WalkDir(os.DirFS(dir), ".", func(name string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		if key := keyOf(name); key != "" {
+			groups[key] = append(groups[key], name)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("listing versions: %w", err)
+	}
+	return func(name string) []string {
+		return slices.DeleteFunc(slices.Clone(groups[keyOf(name)]), func(o string) bool { return o == name })
+	}, nil
 }
 
 // parseCodings turns "zstd,br" into the sidecars FileServer looks for.

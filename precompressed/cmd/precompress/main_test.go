@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"errors"
 	"io"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/squeezehttp/squeeze/precompressed"
 )
 
 var script = []byte(strings.Repeat("function hello(name) { return 'hello, ' + name; }\n", 40))
@@ -155,5 +158,32 @@ func TestCommandBinary(t *testing.T) {
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
 		t.Errorf("precompress on a missing directory: %v, want exit status 1", err)
+	}
+}
+
+func TestDeltasPairVersionsOfOneAsset(t *testing.T) {
+	dir := t.TempDir()
+	v1 := []byte(strings.Repeat("export function a(x) { return x * 3; }\n", 100) + "export const v = 1;\n")
+	v2 := []byte(strings.Repeat("export function a(x) { return x * 3; }\n", 100) + "export const v = 2;\n")
+	for name, b := range map[string][]byte{"app.1.js": v1, "app.2.js": v2, "lib.js": script} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, errOut := runCmd(t, nil, "-q", "-codings", "zstd", "-deltas", dir); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	want := []string{
+		precompressed.DeltaName("app.2.js", sha256.Sum256(v1)),
+		precompressed.DeltaName("app.1.js", sha256.Sum256(v2)),
+	}
+	for _, name := range want {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("-deltas did not write %s: %v", name, err)
+		}
+	}
+	got, _ := filepath.Glob(filepath.Join(dir, "*.dcz"))
+	if len(got) != len(want) {
+		t.Errorf("-deltas wrote %d deltas, want %d (none for the unversioned lib.js): %v", len(got), len(want), got)
 	}
 }
