@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -51,7 +52,7 @@ func (t *tally) add(kind string, err error) {
 type point struct {
 	at         time.Duration
 	rss        int64
-	heap       uint64
+	heap       uint64 // live heap at the last GC
 	goroutines int
 }
 
@@ -125,6 +126,9 @@ func TestSoak(t *testing.T) {
 	}
 
 	var points []point
+	// The live heap as of the last GC: unlike HeapInuse, it does not swing
+	// with where the sample falls in the GC cycle.
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	start := time.Now()
 	tick := time.NewTicker(max(dur/40, 100*time.Millisecond))
 	for done := false; !done; {
@@ -132,13 +136,13 @@ func TestSoak(t *testing.T) {
 		case <-ctx.Done():
 			done = true
 		case <-tick.C:
-			var m runtime.MemStats
-			runtime.ReadMemStats(&m)
-			points = append(points, point{time.Since(start), soak.RSS(), m.HeapInuse, runtime.NumGoroutine()})
+			metrics.Read(live)
+			points = append(points, point{time.Since(start), soak.RSS(), live[0].Value.Uint64(), runtime.NumGoroutine()})
 		}
 	}
 	tick.Stop()
 	wg.Wait()
+	t.Logf("clients wound down in %v", time.Since(start)-dur)
 
 	for kind, n := range tl.errs {
 		t.Errorf("%s: %d errors", kind, n)
@@ -150,9 +154,13 @@ func TestSoak(t *testing.T) {
 	if len(points) < 8 {
 		t.Fatalf("only %d samples in %v", len(points), dur)
 	}
+	for i := 0; i < len(points); i += max(1, len(points)/8) {
+		p := points[i]
+		t.Logf("at %6v: RSS %6.1f MiB, live heap %6.1f MiB, %5d goroutines", p.at.Round(time.Second), mb(p.rss), mb(int64(p.heap)), p.goroutines)
+	}
 	q := len(points) / 4
 	early, late := peak(points[q:2*q]), peak(points[3*q:])
-	t.Logf("after warm-up (2nd quarter) peak: RSS %.1f MiB, heap %.1f MiB, %d goroutines", mb(early.rss), mb(int64(early.heap)), early.goroutines)
+	t.Logf("after warm-up (2nd quarter) peak: RSS %.1f MiB, live heap %.1f MiB, %d goroutines", mb(early.rss), mb(int64(early.heap)), early.goroutines)
 	t.Logf("at the end (4th quarter) peak:    RSS %.1f MiB, heap %.1f MiB, %d goroutines", mb(late.rss), mb(int64(late.heap)), late.goroutines)
 	if late.rss > early.rss+early.rss/4+16<<20 {
 		t.Errorf("RSS grew after warm-up: %.1f MiB, then %.1f MiB", mb(early.rss), mb(late.rss))
@@ -225,10 +233,10 @@ const opTimeout = 20 * time.Second
 func httpClient(ctx context.Context, client *http.Client, base string, s *site, api []byte, seed uint64, tl *tally) {
 	rng := rand.New(rand.NewPCG(seed, 5))
 	for i := 0; ctx.Err() == nil; i++ {
-		coding := codings[i%len(codings)]
+		coding := codings[i/5%len(codings)]
 		var kind, path, method string
 		var body []byte
-		switch i / len(codings) % 5 {
+		switch i % 5 {
 		case 0:
 			kind, path, method = "api get", "/api", "GET"
 		case 1:
