@@ -3,6 +3,7 @@ package benchmarks
 import (
 	"bytes"
 	"fmt"
+	"runtime"
 	"testing"
 )
 
@@ -59,12 +60,18 @@ func BenchmarkWSDeflateRoundTrip(b *testing.B) {
 	}
 }
 
+// benchRoundTrip also reports cpu-ns/op, the CPU time of the benchmark's
+// own thread per round trip (see threadCPU): on a shared, loaded machine
+// it is the steadier figure to compare.
 func benchRoundTrip(b *testing.B, c wsdeflateCodec, msgs [][]byte) {
 	for _, m := range msgs { // warm up: pools, windows
 		c.roundTrip(m)
 	}
 	b.ReportAllocs()
 	b.SetBytes(int64(len(msgs[0])))
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpu0, cpuOK := threadCPU()
 	wire, n := 0, 0
 	for b.Loop() {
 		m := msgs[n%len(msgs)]
@@ -74,6 +81,9 @@ func benchRoundTrip(b *testing.B, c wsdeflateCodec, msgs [][]byte) {
 		}
 		wire += w
 		n++
+	}
+	if cpu1, ok := threadCPU(); ok && cpuOK && n > 0 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(n), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(wire)/float64(n), "wire-B/msg")
 }
