@@ -57,8 +57,9 @@ type GenerateConfig struct {
 	// sidecars (by the extension after the original's name, its coding
 	// "dcz" in Report.SidecarBytes). With DeleteOrphans, a delta whose
 	// original is gone, or whose dictionary none of the names returned
-	// now has, is deleted. Nil: no deltas are made, and DeleteOrphans
-	// deletes only deltas whose original is gone.
+	// now has, is deleted. It is called from the Workers goroutines at
+	// once. Nil: no deltas are made, and DeleteOrphans deletes only deltas
+	// whose original is gone.
 	Deltas func(name string) []string
 
 	// DeltaLevel is the zstd level of the deltas. Zero means
