@@ -2,8 +2,8 @@
 // them to RESULTS.md, with SVG charts under charts/ and the README's
 // performance section in README-section.md:
 //
-//	cd benchmarks && go run ./cmd/report -quick   # about 4 minutes
-//	cd benchmarks && go run ./cmd/report -full    # about 18 minutes, what RESULTS.md holds
+//	cd benchmarks && go run ./cmd/report -quick   # one sample each, 2 s load runs: about 10 minutes on a busy 2-core box
+//	cd benchmarks && go run ./cmd/report -full    # what RESULTS.md holds: about 15 minutes there
 //
 // It runs the module's Go benchmarks with -count and compares them with
 // benchstat, reproduces the published ab comparison against nginx, drives
