@@ -46,7 +46,7 @@ type benchLine struct {
 // benchstat, and tabulates medians with ratios to our implementation.
 func (r *Report) goBenchmarks(ctx context.Context) error {
 	r.section("Go benchmarks, side by side",
-		fmt.Sprintf("The benchmarks other issues added to this module, run with `-count %d` and compared with benchstat "+
+		fmt.Sprintf("The side-by-side benchmarks of this module, run with `-count %d` and compared with benchstat "+
 			"(`go run golang.org/x/perf/cmd/benchstat@latest`, run as a command so this module does not depend on x/perf). "+
 			"The tables give medians; each ratio is that column's value over squeeze's, so above 1× means squeeze uses less "+
 			"(time, bytes) — except for msgs/s, where it is ours over theirs.", r.Mode.Count))
