@@ -36,6 +36,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/squeezehttp/squeeze/benchmarks/load"
 	"github.com/squeezehttp/squeeze/encoding"
 	"github.com/squeezehttp/squeeze/precompressed"
 	"github.com/squeezehttp/squeeze/wsdeflate"
@@ -79,7 +80,7 @@ func newServer(level int, jsonFile, assetFile, static, fallback string) (*server
 		return nil, fmt.Errorf("loadserver: %w", err)
 	}
 	s := &server{mux: http.NewServeMux(), gate: make(chan struct{})}
-	jsonBody := generatedJSON(4 << 10)
+	jsonBody := load.JSON(4 << 10)
 	if jsonFile != "" {
 		if jsonBody, err = os.ReadFile(jsonFile); err != nil {
 			return nil, fmt.Errorf("loadserver: %w", err)
@@ -125,7 +126,7 @@ func bytesHandler(ctype string, body []byte) http.Handler {
 
 // streamBody is larger than the middleware's default 128 KiB buffer, so a
 // /stream response holds a streaming encoder while it waits.
-var streamBody = generatedJSON(160 << 10)
+var streamBody = load.JSON(160 << 10)
 
 // stream sends streamBody, flushes it through the encoder and waits for
 // /release: one compressed response in flight.
@@ -193,17 +194,3 @@ func (s *server) mem(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(memStats{m.HeapInuse, m.StackInuse, s.inFlight.Load(), s.wsConns.Load()})
 }
 
-// generatedJSON returns about size bytes of an API-like JSON array.
-func generatedJSON(size int) []byte {
-	var b strings.Builder
-	b.WriteString("[")
-	for i := 0; b.Len() < size-2; i++ {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `{"id":%d,"name":"item %d","price":%d.%02d,"tags":["t%d","t%d"],"active":%t}`,
-			i, i*7919%1000, i*37%500, i%100, i%13, i%7, i%3 == 0)
-	}
-	b.WriteString("]")
-	return []byte(b.String())
-}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/squeezehttp/squeeze/benchmarks/chart"
+	"github.com/squeezehttp/squeeze/benchmarks/load"
 	"github.com/squeezehttp/squeeze/encoding"
 )
 
@@ -55,7 +56,7 @@ func (r *Report) scalingBodySize(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			body := generatedJSON(n)
+			body := load.JSON(n)
 			h := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
 				w.Header().Set("Content-Type", "application/json")
 				w.Write(body)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/squeezehttp/squeeze/benchmarks/chart"
+	"github.com/squeezehttp/squeeze/benchmarks/load"
 	"github.com/squeezehttp/squeeze/wsdeflate"
 )
 
@@ -146,7 +147,7 @@ func (r *Report) scalingWSIdle(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	msg := generatedJSON(1 << 10)
+	msg := load.JSON(1 << 10)
 	url := "ws" + strings.TrimPrefix(srv.url, "http") + "/ws"
 	var conns []*wsdeflate.Conn
 	defer func() {

@@ -50,7 +50,7 @@ func (r *Report) prepareAssets() (*assets, error) {
 		}
 	}
 	if data == nil {
-		a.name, data = "asset.json", generatedJSON(90<<10)
+		a.name, data = "asset.json", load.JSON(90<<10)
 	}
 	for _, d := range []string{a.static, a.fallback} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -142,21 +142,6 @@ func (r *Report) startNginx(a *assets) (*load.Nginx, string) {
 	return n, ""
 }
 
-// generatedJSON returns about size bytes of an API-like JSON array, for
-// when the corpus is not there.
-func generatedJSON(size int) []byte {
-	var b strings.Builder
-	b.WriteString("[")
-	for i := 0; b.Len() < size-2; i++ {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `{"id":%d,"name":"item %d","price":%d.%02d,"tags":["t%d","t%d"],"active":%t}`,
-			i, i*7919%1000, i*37%500, i%100, i%13, i%7, i%3 == 0)
-	}
-	b.WriteString("]")
-	return []byte(b.String())
-}
 
 func lookPath(name string) (string, error) { return exec.LookPath(name) }
 
