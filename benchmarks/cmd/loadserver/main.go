@@ -193,4 +193,3 @@ func (s *server) mem(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(memStats{m.HeapInuse, m.StackInuse, s.inFlight.Load(), s.wsConns.Load()})
 }
-

@@ -142,7 +142,6 @@ func (r *Report) startNginx(a *assets) (*load.Nginx, string) {
 	return n, ""
 }
 
-
 func lookPath(name string) (string, error) { return exec.LookPath(name) }
 
 func readFile(p string) ([]byte, error) {
