@@ -198,15 +198,19 @@ func TestReadHonoursContextDeadline(t *testing.T) {
 	}
 }
 
+// upgradeRequest is a valid RFC 6455 §4.1 opening handshake for Accept,
+// for tests to spoil one field at a time.
+func upgradeRequest() *http.Request {
+	r := httptest.NewRequest(http.MethodGet, "http://example.com/ws", nil)
+	r.Header.Set("Upgrade", "websocket")
+	r.Header.Set("Connection", "keep-alive, Upgrade")
+	r.Header.Set("Sec-WebSocket-Version", "13")
+	r.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+	return r
+}
+
 func TestAcceptRefusesBadHandshakes(t *testing.T) {
-	good := func() *http.Request {
-		r := httptest.NewRequest(http.MethodGet, "http://example.com/ws", nil)
-		r.Header.Set("Upgrade", "websocket")
-		r.Header.Set("Connection", "keep-alive, Upgrade")
-		r.Header.Set("Sec-WebSocket-Version", "13")
-		r.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
-		return r
-	}
+	good := upgradeRequest
 	cases := []struct {
 		name   string
 		edit   func(*http.Request)

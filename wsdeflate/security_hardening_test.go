@@ -14,14 +14,7 @@ import (
 // the request's own header, as text/plain with nosniff, which http.Error
 // sets) but no path or Go error from the server.
 func TestHandshakeErrorsDiscloseNothing(t *testing.T) {
-	good := func() *http.Request {
-		r := httptest.NewRequest("GET", "/ws", nil)
-		r.Header.Set("Upgrade", "websocket")
-		r.Header.Set("Connection", "Upgrade")
-		r.Header.Set("Sec-WebSocket-Version", "13")
-		r.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
-		return r
-	}
+	good := upgradeRequest
 	cases := []struct {
 		name   string
 		edit   func(*http.Request)
