@@ -60,12 +60,21 @@ func (b *Browser) DumpDOM(t testing.TB, url string) string {
 // last DOM after BrowserTimeout.
 func (b *Browser) WaitDOM(t testing.TB, url, want string) string {
 	t.Helper()
+	dir := t.TempDir()
+	return waitDOM(t, url, want, func(ctx context.Context) (string, error) {
+		return b.run(ctx, dir, "--dump-dom", url)
+	})
+}
+
+// waitDOM calls load until the DOM it returns contains want, for at most
+// BrowserTimeout.
+func waitDOM(t testing.TB, url, want string, load func(context.Context) (string, error)) string {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), BrowserTimeout)
 	defer cancel()
-	dir := t.TempDir()
 	var last string
 	for {
-		out, err := b.run(ctx, dir, "--dump-dom", url)
+		out, err := load(ctx)
 		if err == nil && strings.Contains(out, want) {
 			return out
 		}

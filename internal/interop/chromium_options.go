@@ -2,9 +2,7 @@ package interop
 
 import (
 	"context"
-	"strings"
 	"testing"
-	"time"
 )
 
 // Profile is a Chromium user-data directory kept across runs, so that what
@@ -28,20 +26,7 @@ func (b *Browser) Profile(t testing.TB) *Profile {
 // contains want. Each load is a separate browser run sharing the profile.
 func (p *Profile) WaitDOM(t testing.TB, url, want string) string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), BrowserTimeout)
-	defer cancel()
-	var last string
-	for {
-		out, err := p.b.runProfile(ctx, p.dir, append(append([]string(nil), p.Flags...), "--dump-dom", url)...)
-		if err == nil && strings.Contains(out, want) {
-			return out
-		}
-		if err == nil {
-			last = out
-		}
-		if ctx.Err() != nil {
-			t.Fatalf("interop: chromium: %s never showed %q within %v (last error: %v); last DOM:\n%s", url, want, BrowserTimeout, err, last)
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
+	return waitDOM(t, url, want, func(ctx context.Context) (string, error) {
+		return p.b.runProfile(ctx, p.dir, append(append([]string(nil), p.Flags...), "--dump-dom", url)...)
+	})
 }
