@@ -216,8 +216,7 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 		if !hasTrailers(h) {
 			// Content-Length would end chunked framing, and with it the
 			// trailers the handler declared.
-			w.contentLength[0] = strconv.Itoa(len(*whole))
-			h["Content-Length"] = w.contentLength[:]
+			h["Content-Length"] = w.contentLength.set(len(*whole))
 		}
 		w.rw.WriteHeader(w.statusOrOK())
 		_, _ = w.out.Write(*whole)

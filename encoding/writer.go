@@ -6,7 +6,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
+	"unsafe"
 )
 
 // state is where a response stands in the decision to compress it, which is
@@ -53,9 +55,26 @@ type responseWriter struct {
 	encTime time.Duration // time spent in the encoder, when OnResponse wants it
 
 	// contentLength backs the Content-Length of a body compressed whole, so
-	// that setting the header allocates no slice. net/http may read the
+	// that setting the header allocates nothing. net/http may read the
 	// header after the handler returned, so release keeps it.
-	contentLength [1]string
+	contentLength headerInt
+}
+
+// headerInt is a header value holding a decimal number, with the storage for
+// its digits, so that setting it allocates neither the []string nor the
+// string.
+type headerInt struct {
+	value  [1]string
+	digits [20]byte // the longest int64
+}
+
+// set makes c hold n and returns the value to put in the header. The string
+// it returns shares c's digits, so c must not be set again while a header
+// holds the value: each responseWriter sets it at most once.
+func (c *headerInt) set(n int) []string {
+	b := strconv.AppendInt(c.digits[:0], int64(n), 10)
+	c.value[0] = unsafe.String(unsafe.SliceData(b), len(b))
+	return c.value[:]
 }
 
 func newResponseWriter(rw http.ResponseWriter, r *http.Request, s *settings, coding string) *responseWriter {
