@@ -2,9 +2,12 @@ package encoding
 
 import (
 	"bytes"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -32,6 +35,67 @@ func TestEachCodingRoundTrips(t *testing.T) {
 			if cl != "" && cl != strconv.Itoa(rec.Body.Len()) {
 				t.Errorf("%s %d B: Content-Length %s but %d bytes sent", coding, size, cl, rec.Body.Len())
 			}
+		}
+	}
+}
+
+// RFC 9112 §6.3: the Content-Length of a body compressed whole is its exact
+// length on the wire. net/http serializes the header of a small response
+// only after the handler returned, when the middleware has released its
+// state, so this goes over TCP with responses of every digit count sent at
+// once on several connections.
+func TestContentLengthOverTheWire(t *testing.T) {
+	sizes := []int{120, 1500, 9000, 60 << 10}
+	m := mustNew(t, Config{MinSize: 100})
+	srv := httptest.NewServer(m.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n, _ := strconv.Atoi(r.URL.Query().Get("n"))
+		w.Header().Set("Content-Type", "text/plain")
+		_, _ = w.Write(sampleText(n))
+	})))
+	defer srv.Close()
+	tr := &http.Transport{DisableCompression: true, MaxIdleConnsPerHost: 4}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+
+	type reply struct {
+		coding string
+		n      int
+		resp   *http.Response
+		body   []byte
+		err    error
+	}
+	var wg sync.WaitGroup
+	replies := make(chan reply, 4*len(allCodings)*len(sizes))
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, coding := range allCodings {
+				for _, n := range sizes {
+					r := reply{coding: coding, n: n}
+					req, _ := http.NewRequest("GET", srv.URL+"/?n="+strconv.Itoa(n), nil)
+					req.Header.Set("Accept-Encoding", coding)
+					if r.resp, r.err = client.Do(req); r.err == nil {
+						r.body, r.err = io.ReadAll(r.resp.Body)
+						r.resp.Body.Close()
+					}
+					replies <- r
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(replies)
+	for r := range replies {
+		switch {
+		case r.err != nil:
+			t.Errorf("%s %d B: %v", r.coding, r.n, r.err)
+		case r.resp.Header.Get("Content-Encoding") != r.coding:
+			t.Errorf("%s %d B: Content-Encoding %q", r.coding, r.n, r.resp.Header.Get("Content-Encoding"))
+		case r.resp.ContentLength != int64(len(r.body)):
+			t.Errorf("%s %d B: Content-Length %d but %d bytes came", r.coding, r.n, r.resp.ContentLength, len(r.body))
+		case !bytes.Equal(decodeBody(t, r.coding, r.body), sampleText(r.n)):
+			t.Errorf("%s %d B: decoded body differs", r.coding, r.n)
 		}
 	}
 }
