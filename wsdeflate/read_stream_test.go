@@ -28,7 +28,10 @@ func streamEchoServer(t testing.TB, opts *AcceptOptions) (url string, negotiated
 	})
 }
 
-func TestReaderStreamsMessages(t *testing.T) {
+// withAndWithoutCompression runs test in two subtests, "compressed" and
+// "uncompressed", each with a client dialled to the server that start makes
+// with permessage-deflate enabled or disabled.
+func withAndWithoutCompression(t *testing.T, start func(testing.TB, *AcceptOptions) (string, chan string), test func(t *testing.T, ctx context.Context, c *Conn)) {
 	for _, tc := range []struct {
 		name string
 		opts AcceptOptions
@@ -37,28 +40,34 @@ func TestReaderStreamsMessages(t *testing.T) {
 		{"uncompressed", AcceptOptions{DisableCompression: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			url, _ := streamEchoServer(t, &tc.opts)
+			url, _ := start(t, &tc.opts)
 			c, ctx := dialForTest(t, url)
 			defer c.Close(StatusNormalClosure, "")
-			for i, size := range []int{0, 10, 1000, 200 << 10} {
-				msg := jsonMessage(uint64(i), size)
-				if err := c.Write(ctx, MessageText, msg); err != nil {
-					t.Fatalf("Write: %v", err)
-				}
-				typ, mr, err := c.Reader(ctx)
-				if err != nil {
-					t.Fatalf("Reader: %v", err)
-				}
-				got, err := io.ReadAll(mr)
-				if err != nil {
-					t.Fatalf("reading message %d: %v", i, err)
-				}
-				if typ != MessageText || !bytes.Equal(got, msg) {
-					t.Fatalf("message %d: type %d, %d bytes; sent text, %d bytes", i, typ, len(got), len(msg))
-				}
-			}
+			test(t, ctx, c)
 		})
 	}
+}
+
+func TestReaderStreamsMessages(t *testing.T) {
+	withAndWithoutCompression(t, streamEchoServer, func(t *testing.T, ctx context.Context, c *Conn) {
+		for i, size := range []int{0, 10, 1000, 200 << 10} {
+			msg := jsonMessage(uint64(i), size)
+			if err := c.Write(ctx, MessageText, msg); err != nil {
+				t.Fatalf("Write: %v", err)
+			}
+			typ, mr, err := c.Reader(ctx)
+			if err != nil {
+				t.Fatalf("Reader: %v", err)
+			}
+			got, err := io.ReadAll(mr)
+			if err != nil {
+				t.Fatalf("reading message %d: %v", i, err)
+			}
+			if typ != MessageText || !bytes.Equal(got, msg) {
+				t.Fatalf("message %d: type %d, %d bytes; sent text, %d bytes", i, typ, len(got), len(msg))
+			}
+		}
+	})
 }
 
 // TestStreamingServerFailsTheConnection runs the conformance cases against

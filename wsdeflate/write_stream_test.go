@@ -10,43 +10,32 @@ import (
 )
 
 func TestWriterStreamsFragmentedMessages(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		opts AcceptOptions
-	}{
-		{"compressed", AcceptOptions{}},
-		{"uncompressed", AcceptOptions{DisableCompression: true}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			url, _ := echoServer(t, &tc.opts)
-			c, ctx := dialForTest(t, url)
-			defer c.Close(StatusNormalClosure, "")
-			for _, size := range []int{0, 10, 100 << 10} {
-				msg := jsonMessage(uint64(size), size)
-				w, err := c.Writer(ctx, MessageText)
-				if err != nil {
-					t.Fatalf("Writer: %v", err)
-				}
-				for p := msg; len(p) > 0; {
-					n := min(len(p), 999)
-					if _, err := w.Write(p[:n]); err != nil {
-						t.Fatalf("Write: %v", err)
-					}
-					p = p[n:]
-				}
-				if err := w.Close(); err != nil {
-					t.Fatalf("Close: %v", err)
-				}
-				_, got, err := c.Read(ctx)
-				if err != nil {
-					t.Fatalf("Read: %v", err)
-				}
-				if !bytes.Equal(got, msg) {
-					t.Fatalf("streamed message of %d bytes echoed as %d different bytes", len(msg), len(got))
-				}
+	withAndWithoutCompression(t, echoServer, func(t *testing.T, ctx context.Context, c *Conn) {
+		for _, size := range []int{0, 10, 100 << 10} {
+			msg := jsonMessage(uint64(size), size)
+			w, err := c.Writer(ctx, MessageText)
+			if err != nil {
+				t.Fatalf("Writer: %v", err)
 			}
-		})
-	}
+			for p := msg; len(p) > 0; {
+				n := min(len(p), 999)
+				if _, err := w.Write(p[:n]); err != nil {
+					t.Fatalf("Write: %v", err)
+				}
+				p = p[n:]
+			}
+			if err := w.Close(); err != nil {
+				t.Fatalf("Close: %v", err)
+			}
+			_, got, err := c.Read(ctx)
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			if !bytes.Equal(got, msg) {
+				t.Fatalf("streamed message of %d bytes echoed as %d different bytes", len(msg), len(got))
+			}
+		}
+	})
 }
 
 // TestWriterSetsRSV1OnlyOnTheFirstFragment checks RFC 7692 §6 on the wire:
