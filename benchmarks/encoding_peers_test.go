@@ -149,24 +149,15 @@ func bareUsual(c encodingCoding) (func(w io.Writer, body []byte) error, error) {
 		return nil, fmt.Errorf("%s: %w", c.name, err)
 	}
 	var pool sync.Pool
-	return func(w io.Writer, body []byte) error {
-		enc, _ := pool.Get().(resetWriter)
-		if enc == nil {
-			var err error
-			if enc, err = c.usual(); err != nil {
-				return err
-			}
+	open := func(w io.Writer) (resetWriter, error) {
+		enc, err := c.usual()
+		if err != nil {
+			return nil, err
 		}
 		enc.Reset(w)
-		defer func() {
-			enc.Reset(nil)
-			pool.Put(enc)
-		}()
-		if _, err := enc.Write(body); err != nil {
-			return err
-		}
-		return enc.Close()
-	}, nil
+		return enc, nil
+	}
+	return func(w io.Writer, body []byte) error { return encodePooled(&pool, w, body, open) }, nil
 }
 
 // bareCodec returns the "codec" implementation: squeeze's codec used
@@ -180,6 +171,7 @@ func bareCodec(c encodingCoding) (func(w io.Writer, body []byte) error, error) {
 	}
 	var out []byte
 	var pool sync.Pool
+	open := func(w io.Writer) (resetWriter, error) { return c.codec.NewWriter(w, c.level) }
 	return func(w io.Writer, body []byte) error {
 		if len(body) < encoding.DefaultBufferSize {
 			var err error
@@ -189,22 +181,29 @@ func bareCodec(c encodingCoding) (func(w io.Writer, body []byte) error, error) {
 			_, err = w.Write(out)
 			return err
 		}
-		enc, _ := pool.Get().(encoding.Writer)
-		if enc == nil {
-			var err error
-			if enc, err = c.codec.NewWriter(w, c.level); err != nil {
-				return err
-			}
-		} else {
-			enc.Reset(w)
-		}
-		defer func() {
-			enc.Reset(nil)
-			pool.Put(enc)
-		}()
-		if _, err := enc.Write(body); err != nil {
+		return encodePooled(&pool, w, body, open)
+	}, nil
+}
+
+// encodePooled writes body to w through a streaming encoder from pool, or
+// one that open makes onto w when the pool is empty, and puts the encoder
+// back, Reset(nil), whatever happens.
+func encodePooled(pool *sync.Pool, w io.Writer, body []byte, open func(io.Writer) (resetWriter, error)) error {
+	enc, _ := pool.Get().(resetWriter)
+	if enc == nil {
+		var err error
+		if enc, err = open(w); err != nil {
 			return err
 		}
-		return enc.Close()
-	}, nil
+	} else {
+		enc.Reset(w)
+	}
+	defer func() {
+		enc.Reset(nil)
+		pool.Put(enc)
+	}()
+	if _, err := enc.Write(body); err != nil {
+		return err
+	}
+	return enc.Close()
 }
