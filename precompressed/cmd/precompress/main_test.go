@@ -89,7 +89,11 @@ func TestRunProgressOnlyWhereGiven(t *testing.T) {
 		t.Errorf("progress %q: want a carriage-return status line", progress.String())
 	}
 	progress.Reset()
-	runCmd(t, &progress, "-q", site(t))
+	// The run must succeed: a -q that failed before the walk would write no
+	// progress either.
+	if code, _, errOut := runCmd(t, &progress, "-q", site(t)); code != 0 {
+		t.Fatalf("-q: exit %d, stderr %q", code, errOut)
+	}
 	if progress.Len() != 0 {
 		t.Errorf("-q still wrote progress %q", progress.String())
 	}
