@@ -8,7 +8,9 @@ import (
 // the load results: sidecars within 10 % of http.FileServer serving the
 // same bytes (ab -k -c 1 and wrk -c 32), next to nginx brotli_static; the
 // cached fallback at least 10× nginx compressing at level 4 on the fly,
-// with output no larger.
+// with output no larger. A comparison whose targets did not run (nginx,
+// or wrk, missing) is a row marked not measured, as is the ab column when
+// ab is missing.
 func (r *Report) issue4(res map[string]*loadResult) {
 	r.section("Static files: the precompressed package's targets", "The wrk columns come from the load run above. "+
 		"ab runs three interleaved rounds per target and keeps the median. \"Same bytes\" is http.FileServer sending the .br sidecar as a plain file: the bytes on the wire match, only the work differs.")
@@ -18,16 +20,16 @@ func (r *Report) issue4(res map[string]*loadResult) {
 		conns = 32
 	}
 	var rows [][]string
-	rps := func(key string) (ab, wrk float64, ok bool) {
+	rps := func(key string) (ab, wrk float64, ok, abOK bool) {
 		x := res[key]
 		if x == nil {
-			return 0, 0, false
+			return 0, 0, false, false
 		}
-		return x.ab.RPS, x.wrk[conns].RPS, true
+		return x.ab.RPS, x.wrk[conns].RPS, true, x.abCmd != ""
 	}
 	check := func(what, a, b string, target float64) {
-		abA, wrkA, okA := rps(a)
-		abB, wrkB, okB := rps(b)
+		abA, wrkA, okA, abOKA := rps(a)
+		abB, wrkB, okB, abOKB := rps(b)
 		if !okA || !okB {
 			rows = append(rows, []string{what, "–", "–", "not measured (peer missing)"})
 			return
@@ -41,11 +43,14 @@ func (r *Report) issue4(res map[string]*loadResult) {
 			}
 			return " ✗"
 		}
-		rows = append(rows, []string{what,
-			fmt.Sprintf("%s vs %s = %s%s", num(abA), num(abB), ratio(abA/abB), verdict(abA/abB)),
+		abCell := "not measured (peer missing)"
+		if abOKA && abOKB {
+			abCell = fmt.Sprintf("%s vs %s = %s%s", num(abA), num(abB), ratio(abA/abB), verdict(abA/abB))
+		}
+		rows = append(rows, []string{what, abCell,
 			fmt.Sprintf("%s vs %s = %s%s", num(wrkA), num(wrkB), ratio(wrkA/wrkB), verdict(wrkA/wrkB)),
 			targetText(target)})
-		if target > 0 && abB > 0 {
+		if target > 0 && abOKA && abOKB && abB > 0 {
 			r.addHeadline(what, fmt.Sprintf("%s (ab -k -c 1), %s (wrk -c %d)", ratio(abA/abB), ratio(wrkA/wrkB), conns), res[a].abCmd)
 		}
 	}
@@ -68,7 +73,9 @@ func (r *Report) issue4(res map[string]*loadResult) {
 			cmds = append(cmds, x.abCmd)
 		}
 	}
-	command(&r.md, cmds...)
+	if len(cmds) > 0 {
+		command(&r.md, cmds...)
+	}
 }
 
 func targetText(t float64) string {

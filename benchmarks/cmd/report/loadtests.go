@@ -56,6 +56,9 @@ func (r *Report) loadTests(ctx context.Context) error {
 			r.Mode.WrkDuration))
 	if _, err := lookPath("wrk"); err != nil {
 		r.skip("wrk is not installed (Debian: wrk)")
+		// The comparisons built on these runs still get their section,
+		// each row marked as not measured.
+		r.issue4(nil)
 		return nil
 	}
 	a, err := r.prepareAssets()
@@ -70,6 +73,9 @@ func (r *Report) loadTests(ctx context.Context) error {
 		defer ng.Stop()
 	}
 	_, abErr := lookPath("ab")
+	if abErr != nil {
+		r.logf("   ab rounds skipped: ab is not installed (Debian: apache2-utils)")
+	}
 	results := map[string]*loadResult{}
 	var order []*loadResult
 	var cmds []string
