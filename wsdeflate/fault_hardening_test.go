@@ -15,16 +15,18 @@ import (
 
 // faultServer accepts permessage-deflate connections that never release
 // their codec state for idleness (so only the end of the connection can),
-// echoes until a Read or Write fails and hands each finished Conn to ended.
-func faultServer(t *testing.T, opts AcceptOptions) (url string, ended chan *Conn) {
+// hands each Conn to accepted, echoes until a Read or Write fails and hands
+// each finished Conn to ended.
+func faultServer(t *testing.T, opts AcceptOptions) (url string, accepted, ended chan *Conn) {
 	t.Helper()
-	ended = make(chan *Conn, 4)
+	accepted, ended = make(chan *Conn, 4), make(chan *Conn, 4)
 	opts.IdleRelease = -1
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := Accept(w, r, &opts)
 		if err != nil {
 			return
 		}
+		accepted <- c
 		defer func() { ended <- c }()
 		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
 		defer cancel()
@@ -39,7 +41,7 @@ func faultServer(t *testing.T, opts AcceptOptions) (url string, ended chan *Conn
 		}
 	}))
 	t.Cleanup(srv.Close)
-	return "ws" + strings.TrimPrefix(srv.URL, "http"), ended
+	return "ws" + strings.TrimPrefix(srv.URL, "http"), accepted, ended
 }
 
 // released waits up to a second for c, which has ended, to give its
@@ -57,8 +59,10 @@ func released(c *Conn) (encoder, decoder bool) {
 
 // TestConnectionFaultsReleaseCodecState ends connections in every way a
 // peer can: vanishing mid-message and mid-frame, vanishing before the echo
-// is written, and sending a bomb. After each, the server's Conn holds
-// neither encoder nor decoder (both went back to the pools), a new
+// is written, and sending a bomb. Before each, one compressed echo has
+// taken the server's encoder and decoder from the pools (checked, so that
+// nothing taken cannot pass for everything returned); after each, the
+// server's Conn holds neither (both went back to the pools), a new
 // connection echoes, and goroutines settle.
 func TestConnectionFaultsReleaseCodecState(t *testing.T) {
 	comp := NewCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
@@ -66,16 +70,12 @@ func TestConnectionFaultsReleaseCodecState(t *testing.T) {
 	bomb, _ := NewCompressor(Direction{MaxWindowBits: 15}).Compress(nil, make([]byte, 10<<20))
 	cases := []struct {
 		name string
-		run  func(rc *rawClient)
+		run  func(rc *rawClient) // the fault, after the first echo
 	}{
 		{"peer vanishes mid-message", func(rc *rawClient) {
-			rc.send(frame{h: header{op: opText, fin: true, rsv1: true}, payload: msg})
-			rc.next() // the echo: the server's encoder and decoder are live
 			rc.send(frame{h: header{op: opText, rsv1: true}, payload: msg[:len(msg)/2]})
 		}},
 		{"peer vanishes mid-frame", func(rc *rawClient) {
-			rc.send(frame{h: header{op: opText, fin: true, rsv1: true}, payload: msg})
-			rc.next()
 			full := frame{h: header{op: opText, fin: true, rsv1: true}, payload: msg}
 			var b []byte
 			h := full.h
@@ -84,13 +84,9 @@ func TestConnectionFaultsReleaseCodecState(t *testing.T) {
 			rc.nc.Write(append(b, msg[:100]...))
 		}},
 		{"peer vanishes before the echo", func(rc *rawClient) {
-			rc.send(frame{h: header{op: opText, fin: true, rsv1: true}, payload: msg})
-			rc.next()
 			rc.send(frame{h: header{op: opBinary, fin: true}, payload: make([]byte, 1<<20)})
 		}},
 		{"bomb", func(rc *rawClient) {
-			rc.send(frame{h: header{op: opText, fin: true, rsv1: true}, payload: msg})
-			rc.next()
 			rc.send(frame{h: header{op: opBinary, fin: true, rsv1: true}, payload: bomb})
 			rc.expectClose(StatusMessageTooBig)
 		}},
@@ -98,8 +94,19 @@ func TestConnectionFaultsReleaseCodecState(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			base := runtime.NumGoroutine()
-			url, ended := faultServer(t, AcceptOptions{ReadLimit: 1 << 20})
+			url, accepted, ended := faultServer(t, AcceptOptions{ReadLimit: 1 << 20})
 			rc := dialRaw(t, url, ExtensionName)
+			var srvConn *Conn
+			select {
+			case srvConn = <-accepted:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the server did not accept the connection within 5s")
+			}
+			rc.send(frame{h: header{op: opText, fin: true, rsv1: true}, payload: msg})
+			rc.next() // the echo: the server's encoder and decoder are live
+			if enc, dec := liveState(srvConn); !enc || !dec {
+				t.Fatalf("after the first echo, before the fault: live encoder %t, decoder %t; want both taken from the pools", enc, dec)
+			}
 			tc.run(rc)
 			rc.nc.Close()
 			var c *Conn
