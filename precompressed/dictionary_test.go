@@ -133,9 +133,46 @@ func TestFileServerServesDeltaToClientWithDictionary(t *testing.T) {
 	}
 }
 
+// wantFullBuild checks that w, a response for app.2.js in dir sent without
+// its delta, is the whole of build 2 (v2): status 200, the body v2 itself
+// or v2 compressed with the coding Content-Encoding names, and the
+// original's Content-Type and Last-Modified, a Content-Length that is the
+// body's, and Vary on Accept-Encoding.
+func wantFullBuild(t *testing.T, what string, w *httptest.ResponseRecorder, dir string, v2 []byte) {
+	t.Helper()
+	res := w.Result()
+	if w.Code != http.StatusOK {
+		t.Errorf("%s: status %d, want 200 with build 2", what, w.Code)
+		return
+	}
+	body := w.Body.Bytes()
+	if ce := res.Header.Get("Content-Encoding"); ce != "" {
+		body = decode(t, ce, body)
+	}
+	if !bytes.Equal(body, v2) {
+		t.Errorf("%s: body (Content-Encoding %q) is %d bytes decoded, want build 2's %d", what, res.Header.Get("Content-Encoding"), len(body), len(v2))
+	}
+	if ct := res.Header.Get("Content-Type"); !strings.Contains(ct, "javascript") {
+		t.Errorf("%s: Content-Type %q, want the original's", what, ct)
+	}
+	if cl := res.Header.Get("Content-Length"); cl != fmt.Sprint(w.Body.Len()) {
+		t.Errorf("%s: Content-Length %q for a %d-byte body", what, cl, w.Body.Len())
+	}
+	fi, err := os.Stat(filepath.Join(dir, "app.2.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lm, want := res.Header.Get("Last-Modified"), fi.ModTime().UTC().Format(http.TimeFormat); lm != want {
+		t.Errorf("%s: Last-Modified %q, want build 2's %q", what, lm, want)
+	}
+	if vary := strings.ToLower(strings.Join(res.Header.Values("Vary"), ",")); !strings.Contains(vary, "accept-encoding") {
+		t.Errorf("%s: Vary %q, want accept-encoding", what, vary)
+	}
+}
+
 // Each case gets build 2 without the delta.
 func TestFileServerDeltaOnlyWhenItApplies(t *testing.T) {
-	dir, v1, _ := deltaSite(t)
+	dir, v1, v2 := deltaSite(t)
 	h := FileServer(os.DirFS(dir), Config{Dictionary: &DictionaryConfig{}})
 	for _, tt := range []struct {
 		name  string
@@ -151,7 +188,9 @@ func TestFileServerDeltaOnlyWhenItApplies(t *testing.T) {
 		w := dictRequest(h, "/app.2.js", tt.dict, tt.extra...)
 		if ce := w.Result().Header.Get("Content-Encoding"); ce == "dcz" {
 			t.Errorf("%s: got the delta", tt.name)
+			continue
 		}
+		wantFullBuild(t, tt.name, w, dir, v2)
 	}
 	r := httptest.NewRequest("GET", "http://example.com/app.2.js", nil)
 	sum := sha256.Sum256(v1)
@@ -161,19 +200,23 @@ func TestFileServerDeltaOnlyWhenItApplies(t *testing.T) {
 	h.ServeHTTP(w, r)
 	if w.Result().Header.Get("Content-Encoding") == "dcz" {
 		t.Error("plain http to a public host got the delta; RFC 9842 §8 limits dictionaries to secure contexts")
+	} else {
+		wantFullBuild(t, "plain http to a public host", w, dir, v2)
 	}
 }
 
 func TestFileServerIgnoresStaleDelta(t *testing.T) {
-	dir, v1, _ := deltaSite(t)
+	dir, v1, v2 := deltaSite(t)
 	future := time.Now().Add(time.Hour) // the original is rebuilt after its delta
 	if err := os.Chtimes(filepath.Join(dir, "app.2.js"), future, future); err != nil {
 		t.Fatal(err)
 	}
 	h := FileServer(os.DirFS(dir), Config{Dictionary: &DictionaryConfig{}})
-	if ce := dictRequest(h, "/app.2.js", v1).Result().Header.Get("Content-Encoding"); ce == "dcz" {
+	w := dictRequest(h, "/app.2.js", v1)
+	if ce := w.Result().Header.Get("Content-Encoding"); ce == "dcz" {
 		t.Fatal("a delta older than its original was served")
 	}
+	wantFullBuild(t, "stale delta", w, dir, v2)
 }
 
 func TestFileServerMarksVersionedAssetsOnly(t *testing.T) {
