@@ -359,6 +359,31 @@ func TestJitterPadsCompressedResponses(t *testing.T) {
 			if size <= DefaultBufferSize && b.Body.Len() != c.Body.Len() {
 				t.Errorf("%s %d B: the same body got %d and %d bytes: averaging would cancel the padding", coding, size, b.Body.Len(), c.Body.Len())
 			}
+			if size > DefaultBufferSize {
+				// Streamed, each response draws its padding: of eight
+				// streams of one body, all the same length would be a
+				// chance of 300^-7.
+				streams := []*response{b, c}
+				for range 6 {
+					streams = append(streams, serve(t, padded, writeBody("text/plain", body), "GET", "Accept-Encoding: "+coding))
+				}
+				lengths := map[int]bool{}
+				for i, s := range streams {
+					if cl := s.Header().Get("Content-Length"); cl != "" {
+						t.Errorf("%s %d B: stream %d has Content-Length %s, want a streamed response", coding, size, i, cl)
+					}
+					if !bytes.Equal(decodeBody(t, coding, s.Body.Bytes()), body) {
+						t.Errorf("%s %d B: padded stream %d does not decode to the original", coding, size, i)
+					}
+					if extra := s.Body.Len() - a.Body.Len(); extra < 1 || extra > jitter+8 {
+						t.Errorf("%s %d B: stream %d: padding added %d bytes, want 1 to %d", coding, size, i, extra, jitter+8)
+					}
+					lengths[s.Body.Len()] = true
+				}
+				if len(lengths) < 2 {
+					t.Errorf("%s %d B: %d streams of the same body all got %d bytes; want a random amount of padding each", coding, size, len(streams), b.Body.Len())
+				}
+			}
 		}
 	}
 }
