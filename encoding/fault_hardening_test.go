@@ -172,8 +172,9 @@ func TestFaultsLeaveServerServingWithoutLeaks(t *testing.T) {
 	cases := []struct {
 		name  string
 		codec func() Codec // nil: the counting gzip codec
-		// after is the coding of the next response: "" when the codec
-		// fails on every response and the middleware sends identity.
+		// after is the coding of the next response: "" for gzip, as
+		// usual; "identity" when the codec fails on every response and
+		// the middleware sends the next one uncompressed.
 		after   string
 		handler http.HandlerFunc
 		client  func(t *testing.T, addr string)
