@@ -1,4 +1,4 @@
-package deflate
+package wsdeflate
 
 import "math"
 
@@ -123,10 +123,10 @@ func alphabetEntropy(freq []uint32) float64 {
 	return total*math.Log2(total) - sum
 }
 
-// Table is a dynamic block's codes and the header that describes
+// dynamicTable is a dynamic block's codes and the header that describes
 // them (RFC 1951 §3.2.7), kept so that later blocks with similar statistics
 // can send the same header instead of building new codes.
-type Table struct {
+type dynamicTable struct {
 	lit, dist huffCode
 	codeLen   huffCode
 	header    []uint32 // header pieces, value<<5 | bit count
@@ -140,13 +140,13 @@ type Table struct {
 	excess float64
 }
 
-func NewTable() *Table {
-	return &Table{lit: newHuffCode(numLitLen), dist: newHuffCode(numDist), codeLen: newHuffCode(numCodeLen)}
+func newDynamicTable() *dynamicTable {
+	return &dynamicTable{lit: newHuffCode(numLitLen), dist: newHuffCode(numDist), codeLen: newHuffCode(numCodeLen)}
 }
 
 // build makes t codes for s and the blocks before it, and encodes its
 // header.
-func (t *Table) build(b *huffBuilder, s *blockStats) {
+func (t *dynamicTable) build(b *huffBuilder, s *blockStats) {
 	decay(t.seen.lit[:], s.lit[:])
 	decay(t.seen.dist[:], s.dist[:])
 	b.build(t.lit, t.seen.lit[:], maxCodeLen)
@@ -234,7 +234,7 @@ func decay(seen, freq []uint32) {
 	}
 }
 
-func (t *Table) piece(v uint32, n uint8) {
+func (t *dynamicTable) piece(v uint32, n uint8) {
 	t.header = append(t.header, v<<5|uint32(n))
 	t.bits += int(n)
 }

@@ -1,9 +1,0 @@
-// Package deflate holds squeeze's own DEFLATE (RFC 1951) encoders and the
-// pieces they share: canonical length-limited Huffman codes, dynamic block
-// headers and an LSB-first bit writer.
-//
-// Encoder streams flushed messages and can reuse one connection's codes
-// across them (wsdeflate's level 1). WholeEncoder compresses one body known
-// whole into a single final block, with lazy matching over hash chains
-// (the encoding package's gzip and deflate for small bodies).
-package deflate
