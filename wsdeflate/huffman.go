@@ -2,6 +2,7 @@ package wsdeflate
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -176,14 +177,7 @@ func (h huffCode) assign(maxBits int) {
 	}
 }
 
-func reverseBits(c uint16, n uint8) uint16 {
-	var r uint16
-	for range n {
-		r = r<<1 | c&1
-		c >>= 1
-	}
-	return r
-}
+func reverseBits(c uint16, n uint8) uint16 { return bits.Reverse16(c) >> (16 - n) }
 
 // cost is the number of bits the symbols counted in freq take with code h,
 // or math.MaxInt if h has no code for one of them.
