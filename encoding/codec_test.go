@@ -4,6 +4,7 @@ import (
 	"bytes"
 	stdgzip "compress/gzip"
 	stdzlib "compress/zlib"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -146,6 +147,49 @@ func TestRoundTripIndependentDecoders(t *testing.T) {
 					p.put(wr)
 					checkDecodes(t, "streaming", p.name(), stream.Bytes(), b.data)
 				})
+			}
+		}
+	}
+}
+
+// RFC 1952 §2.3.1: MTIME 0 means no time stamp. klauspost's gzip.Writer
+// sends the zero time.Time as a date in 2042; the middleware's gzip, one
+// shot, padded and streaming, new writers and reused ones, sends 0 and no
+// name.
+func TestGzipCarriesNoTimeStamp(t *testing.T) {
+	body := jsonText(1000)
+	for _, level := range []int{1, 5, 9} {
+		p, err := newEncoderPool(Gzip(), level)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 2 { // a new writer, then the same one from the pool
+			var stream bytes.Buffer
+			wr, err := p.get(&stream)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = wr.Write(body)
+			if err := wr.Close(); err != nil {
+				t.Fatal(err)
+			}
+			p.put(wr)
+			oneShot, err := p.encode(nil, body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			padded, err := p.encodePadded(nil, body, 20)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for path, out := range map[string][]byte{"streaming": stream.Bytes(), "one-shot": oneShot, "padded": padded} {
+				zr, err := stdgzip.NewReader(bytes.NewReader(out))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if mtime := binary.LittleEndian.Uint32(out[4:8]); mtime != 0 || zr.Header.Name != "" {
+					t.Errorf("level %d, %s, writer %d: MTIME %d, name %q; want 0 and none", level, path, i, mtime, zr.Header.Name)
+				}
 			}
 		}
 	}

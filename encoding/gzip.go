@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 
 	"github.com/klauspost/compress/flate"
 	"github.com/klauspost/compress/gzip"
@@ -21,12 +22,31 @@ type flateCodec struct {
 
 var (
 	gzipBuiltin = &flateCodec{name: "gzip", newWriter: func(w io.Writer, level int) (Writer, error) {
-		return gzip.NewWriterLevel(w, level)
+		z, err := gzip.NewWriterLevel(w, level)
+		if err != nil {
+			return nil, err
+		}
+		z.ModTime = noTime
+		return gzipWriter{z}, nil
 	}}
 	deflateBuiltin = &flateCodec{name: "deflate", newWriter: func(w io.Writer, level int) (Writer, error) {
 		return zlib.NewWriterLevel(w, level)
 	}}
 )
+
+// gzipWriter is klauspost's gzip.Writer sending MTIME 0, which RFC 1952
+// §2.3.1 defines as "no time stamp": klauspost itself sends the zero
+// time.Time as a time in 2042 (the low 32 bits of its negative Unix time).
+type gzipWriter struct{ *gzip.Writer }
+
+// noTime is the ModTime for which a gzip.Writer sends MTIME 0.
+var noTime = time.Unix(0, 0)
+
+// Reset starts a new member to w, still without a time stamp.
+func (z gzipWriter) Reset(w io.Writer) {
+	z.Writer.Reset(w)
+	z.ModTime = noTime
+}
 
 // Gzip returns the gzip codec (RFC 9110 §8.4.1.3, RFC 1952), built on
 // github.com/klauspost/compress/gzip. Levels 1 (fastest) to 9 (smallest),

@@ -3,8 +3,6 @@ package encoding
 import (
 	"encoding/binary"
 	"strings"
-
-	"github.com/klauspost/compress/gzip"
 )
 
 // Length-hiding padding against BREACH: a random amount of padding makes a
@@ -74,7 +72,7 @@ func (p *encoderPool) encodePadded(dst, src []byte, pad int) ([]byte, error) {
 // setGzipComment gives a gzip stream that has not started a comment of n
 // bytes, at most maxGzipComment; it does nothing to other Writers.
 func setGzipComment(wr Writer, n int) {
-	if z, ok := wr.(*gzip.Writer); ok && n > 0 {
+	if z, ok := wr.(gzipWriter); ok && n > 0 {
 		z.Comment = padText[:min(n, maxGzipComment)]
 	}
 }
