@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
@@ -74,10 +75,13 @@ func (e *sidecarEncoder) encode(ctx context.Context, dst io.Writer, src io.Reade
 			}
 			e.gzip = gw
 		}
-		// No name and a zero modification time in the header (RFC 1952
-		// §2.3.1 allows both): the same original always makes the same
-		// sidecar, so builds are reproducible.
+		// No name and MTIME 0, "no time stamp" (RFC 1952 §2.3.1), in the
+		// header: the same original always makes the same sidecar, so
+		// builds are reproducible. klauspost sends the zero time.Time as a
+		// date in 2042, so ModTime is set to the Unix epoch, which it sends
+		// as 0.
 		e.gzip.Reset(dst)
+		e.gzip.ModTime = time.Unix(0, 0)
 		zw = e.gzip
 	default:
 		return fmt.Errorf("precompressed: cannot generate coding %q", coding)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -97,6 +98,23 @@ func TestGeneratedSidecarsDecodeToOriginal(t *testing.T) {
 			if len(b) >= len(want) {
 				t.Errorf("%s%s is %d bytes, not smaller than the original's %d", name, sc.Ext, len(b), len(want))
 			}
+		}
+	}
+}
+
+// RFC 1952 §2.3.1: a .gz sidecar's header has no name and MTIME 0, "no time
+// stamp" (klauspost's writer left alone would send a date in 2042), so the
+// same original always makes the same bytes.
+func TestGzipSidecarHasNoNameAndNoTimeStamp(t *testing.T) {
+	dir := genTree(t, map[string][]byte{"app.js": jsBody, "css/site.css": cssBody})
+	generate(t, dir, GenerateConfig{})
+	for _, name := range []string{"app.js.gz", "css/site.css.gz"} {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if flags, mtime := b[3], binary.LittleEndian.Uint32(b[4:8]); flags != 0 || mtime != 0 {
+			t.Errorf("%s: FLG %#x, MTIME %d; want 0 and 0", name, flags, mtime)
 		}
 	}
 }
