@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+
+	"github.com/squeezehttp/squeeze/internal/deflate"
 )
 
 // DefaultLevel is the compression level a Compressor uses unless told
@@ -42,8 +44,8 @@ const maxReseedHistory = 8 << 10
 type Compressor struct {
 	dir   Direction
 	level int
-	fw    deflater      // live encoder, nil while released
-	codes *dynamicTable // level 1: the Huffman codes this direction reuses
+	fw    deflater       // live encoder, nil while released
+	codes *deflate.Table // level 1: the Huffman codes this direction reuses
 	out   appendWriter
 	hist  window // plaintext history, to re-seed fw after Release
 	mw    messageWriter
@@ -98,11 +100,11 @@ func (c *Compressor) acquire() {
 		dict = c.hist.bytes()
 	}
 	c.fw.ResetDict(&c.out, dict)
-	if e, ok := c.fw.(*encoder); ok {
+	if e, ok := c.fw.(*deflate.Encoder); ok {
 		if c.codes == nil {
-			c.codes = newDynamicTable()
+			c.codes = deflate.NewTable()
 		}
-		e.useTable(c.codes)
+		e.UseTable(c.codes)
 	}
 }
 

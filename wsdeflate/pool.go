@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/flate"
+	"github.com/squeezehttp/squeeze/internal/deflate"
 )
 
 // Live encoders and decoders are shared between connections through these
@@ -21,7 +22,7 @@ type deflater interface {
 	ResetDict(dst io.Writer, dict []byte)
 }
 
-// writerPools[bits-8][level] holds deflater values: *encoder at level 1,
+// writerPools[bits-8][level] holds deflater values: *deflate.Encoder at level 1,
 // *flate.Writer above. Windows below 15 bits and levels above 1 use
 // klauspost's bounded-window encoder, which has one level.
 var writerPools [8][10]sync.Pool
@@ -36,7 +37,7 @@ func getWriter(bits, level int) deflater {
 	}
 	if level == 1 {
 		// RFC 7692 §7.1.2.1: no back-reference may reach further than 2^bits.
-		return newEncoder(1 << bits)
+		return deflate.NewEncoder(1 << bits)
 	}
 	var fw *flate.Writer
 	if bits < 15 {

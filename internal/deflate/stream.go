@@ -1,4 +1,4 @@
-package wsdeflate
+package deflate
 
 import (
 	"encoding/binary"
@@ -7,18 +7,19 @@ import (
 	"math/bits"
 )
 
-// encoder is wsdeflate's own DEFLATE compressor (RFC 1951), used at level
-// 1. It exists for what a general-purpose encoder cannot do per message:
-// klauspost's builds new Huffman codes for every flushed block, about half
-// the cost of a 1 KB message. Consecutive messages of one connection have
-// similar statistics, so encoder sends the codes of an earlier block again
+// Encoder is a streaming DEFLATE compressor (RFC 1951) for a sequence of
+// flushed messages, wsdeflate's level 1. It exists for what a
+// general-purpose encoder cannot do per message: klauspost's builds new
+// Huffman codes for every flushed block, about half the cost of a 1 KB
+// message. Consecutive messages of one connection have similar statistics,
+// so Encoder sends the codes of an earlier block again
 // (still an ordinary dynamic block: the peer's inflater needs nothing
 // special) as long as they cost no more than 2% above what new codes could
 // reach, and fixed codes or a stored block when those are smaller.
 //
 // Matching is greedy over a 4-byte hash, like klauspost's level 1; no
 // back-reference reaches further than maxDist (RFC 7692 §7.1.2.1).
-type encoder struct {
+type Encoder struct {
 	maxDist int
 	buf     []byte // history (up to maxDist bytes), then pending input
 	done    int    // buf[:done] is compressed
@@ -26,12 +27,15 @@ type encoder struct {
 	head    [1 << hashBits]int32
 	tokens  []lzToken
 	stats   blockStats
-	table   *dynamicTable // the connection's codes, reused across blocks
+	table   *Table // the connection's codes, reused across blocks
 	hb      huffBuilder
 	bw      bitWriter
 	dst     io.Writer
 	err     error
 }
+
+// syncMarker is the empty stored block that ends a flush.
+var syncMarker = [4]byte{0x00, 0x00, 0xff, 0xff}
 
 const (
 	hashBits  = 14
@@ -46,8 +50,10 @@ const (
 	baseLimit = 1 << 30
 )
 
-func newEncoder(maxDist int) *encoder {
-	return &encoder{
+// NewEncoder returns an Encoder whose back-references reach at most maxDist
+// bytes (at most 32768).
+func NewEncoder(maxDist int) *Encoder {
+	return &Encoder{
 		maxDist: maxDist,
 		buf:     make([]byte, 0, maxDist+4*blockSize),
 		base:    maxDist + 1, // zero entries are out of reach
@@ -56,10 +62,10 @@ func newEncoder(maxDist int) *encoder {
 }
 
 // ResetDict starts a new stream to dst whose history is dict, without codes
-// to reuse until useTable gives some; it invalidates
+// to reuse until UseTable gives some; it invalidates
 // the hash table by moving every position out of reach instead of clearing
 // it.
-func (e *encoder) ResetDict(dst io.Writer, dict []byte) {
+func (e *Encoder) ResetDict(dst io.Writer, dict []byte) {
 	e.dst, e.err = dst, nil
 	e.base += len(e.buf) + e.maxDist + 1
 	if e.base > baseLimit {
@@ -78,12 +84,12 @@ func (e *encoder) ResetDict(dst io.Writer, dict []byte) {
 	e.done = len(e.buf)
 }
 
-// useTable makes the encoder code blocks with, and update, t: the codes of
+// UseTable makes the encoder code blocks with, and update, t: the codes of
 // the connection it now works for.
-func (e *encoder) useTable(t *dynamicTable) { e.table = t }
+func (e *Encoder) UseTable(t *Table) { e.table = t }
 
 // Write compresses p, writing out whole blocks as they fill.
-func (e *encoder) Write(p []byte) (int, error) {
+func (e *Encoder) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 && e.err == nil {
 		if len(e.buf)+blockSize > cap(e.buf) {
@@ -104,19 +110,19 @@ func (e *encoder) Write(p []byte) (int, error) {
 
 // Flush compresses what is pending and ends with an empty stored block, so
 // the output ends on a byte boundary with 00 00 ff ff (RFC 7692 §7.2.1).
-func (e *encoder) Flush() error {
+func (e *Encoder) Flush() error {
 	if len(e.buf) > e.done {
 		e.block()
 	}
 	e.bw.write(0, 3) // BFINAL 0, BTYPE 00
 	e.bw.align()
-	e.bw.buf = append(e.bw.buf, trailer[:]...)
+	e.bw.buf = append(e.bw.buf, syncMarker[:]...)
 	e.emit()
 	return e.err
 }
 
 // slide keeps only the last maxDist bytes of history at the front of buf.
-func (e *encoder) slide() {
+func (e *Encoder) slide() {
 	keep := min(e.done, e.maxDist)
 	drop := e.done - keep
 	e.buf = e.buf[:copy(e.buf, e.buf[drop:])]
@@ -124,7 +130,7 @@ func (e *encoder) slide() {
 	e.base += drop
 }
 
-func (e *encoder) emit() {
+func (e *Encoder) emit() {
 	if e.err == nil && len(e.bw.buf) > 0 && e.dst != nil {
 		_, e.err = e.dst.Write(e.bw.buf)
 	}
@@ -132,14 +138,14 @@ func (e *encoder) emit() {
 }
 
 // block compresses buf[done:] into one DEFLATE block.
-func (e *encoder) block() {
+func (e *Encoder) block() {
 	raw := e.buf[e.done:]
 	e.tokens = e.tokens[:0]
 	e.stats.reset()
 	e.match()
 	e.done = len(e.buf)
 	if e.table == nil {
-		e.table = newDynamicTable()
+		e.table = NewTable()
 	}
 
 	fixed := e.cost(fixedCode, fixedDist, 0)
@@ -194,7 +200,7 @@ const typicalHeaderBits = 480
 
 // cost is the size in bits of the block under codes lit and dist with a
 // header of headerBits, or math.MaxInt if they cannot code it.
-func (e *encoder) cost(lit, dist huffCode, headerBits int) int {
+func (e *Encoder) cost(lit, dist huffCode, headerBits int) int {
 	l := lit.cost(e.stats.lit[:])
 	d := dist.cost(e.stats.dist[:])
 	if l == math.MaxInt || d == math.MaxInt {
@@ -205,7 +211,7 @@ func (e *encoder) cost(lit, dist huffCode, headerBits int) int {
 
 // match turns buf[done:] into tokens: greedy, one hash-table probe per
 // position, skipping faster through data that does not match.
-func (e *encoder) match() {
+func (e *Encoder) match() {
 	src := e.buf
 	end := len(src)
 	p, lit := e.done, e.done
@@ -232,7 +238,7 @@ func (e *encoder) match() {
 	e.literals(src[lit:end])
 }
 
-func (e *encoder) literals(b []byte) {
+func (e *Encoder) literals(b []byte) {
 	for _, c := range b {
 		e.tokens = append(e.tokens, literal(c))
 		e.stats.lit[c]++

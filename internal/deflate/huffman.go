@@ -1,4 +1,4 @@
-package wsdeflate
+package deflate
 
 import (
 	"math"

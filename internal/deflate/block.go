@@ -1,4 +1,4 @@
-package wsdeflate
+package deflate
 
 import "math"
 
@@ -123,10 +123,10 @@ func alphabetEntropy(freq []uint32) float64 {
 	return total*math.Log2(total) - sum
 }
 
-// dynamicTable is a dynamic block's codes and the header that describes
+// Table is a dynamic block's codes and the header that describes
 // them (RFC 1951 §3.2.7), kept so that later blocks with similar statistics
 // can send the same header instead of building new codes.
-type dynamicTable struct {
+type Table struct {
 	lit, dist huffCode
 	codeLen   huffCode
 	header    []uint32 // header pieces, value<<5 | bit count
@@ -140,17 +140,28 @@ type dynamicTable struct {
 	excess float64
 }
 
-func newDynamicTable() *dynamicTable {
-	return &dynamicTable{lit: newHuffCode(numLitLen), dist: newHuffCode(numDist), codeLen: newHuffCode(numCodeLen)}
+// NewTable returns a Table without codes, for one connection's Encoder.
+func NewTable() *Table {
+	return &Table{lit: newHuffCode(numLitLen), dist: newHuffCode(numDist), codeLen: newHuffCode(numCodeLen)}
 }
 
 // build makes t codes for s and the blocks before it, and encodes its
 // header.
-func (t *dynamicTable) build(b *huffBuilder, s *blockStats) {
+func (t *Table) build(b *huffBuilder, s *blockStats) {
 	decay(t.seen.lit[:], s.lit[:])
 	decay(t.seen.dist[:], s.dist[:])
-	b.build(t.lit, t.seen.lit[:], maxCodeLen)
-	b.build(t.dist, t.seen.dist[:], maxCodeLen)
+	t.make(b, t.seen.lit[:], t.seen.dist[:])
+	if bound := s.entropy(); bound > 0 {
+		t.excess = float64(t.lit.cost(s.lit[:])+t.dist.cost(s.dist[:])) / bound
+	}
+}
+
+// make gives t optimal length-limited codes for the symbol counts lit and
+// dist and encodes the dynamic block header that describes them
+// (RFC 1951 §3.2.7).
+func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
+	b.build(t.lit, lit, maxCodeLen)
+	b.build(t.dist, dist, maxCodeLen)
 	nlit, ndist := numLitLen, numDist
 	for nlit > 257 && t.lit.len[nlit-1] == 0 {
 		nlit--
@@ -207,9 +218,6 @@ func (t *dynamicTable) build(b *huffBuilder, s *blockStats) {
 	for nclen > 4 && cl.len[codeLenOrder[nclen-1]] == 0 {
 		nclen--
 	}
-	if bound := s.entropy(); bound > 0 {
-		t.excess = float64(t.lit.cost(s.lit[:])+t.dist.cost(s.dist[:])) / bound
-	}
 	t.piece(uint32(nlit-257), 5)
 	t.piece(uint32(ndist-1), 5)
 	t.piece(uint32(nclen-4), 4)
@@ -234,7 +242,7 @@ func decay(seen, freq []uint32) {
 	}
 }
 
-func (t *dynamicTable) piece(v uint32, n uint8) {
+func (t *Table) piece(v uint32, n uint8) {
 	t.header = append(t.header, v<<5|uint32(n))
 	t.bits += int(n)
 }

@@ -1,0 +1,9 @@
+// Package deflate holds squeeze's own DEFLATE (RFC 1951) encoders and the
+// pieces they share: canonical length-limited Huffman codes, dynamic block
+// headers and an LSB-first bit writer.
+//
+// Encoder streams flushed messages and can reuse one connection's codes
+// across them (wsdeflate's level 1). WholeEncoder compresses one small body
+// known whole into a single final block (the encoding package's gzip and
+// deflate at level 5 for bodies of a few KB).
+package deflate
