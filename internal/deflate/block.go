@@ -1,6 +1,9 @@
 package deflate
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+)
 
 // An lzToken is one LZ77 step: a literal byte (below 1<<31) or a match,
 // 1<<31 | (length-3)<<16 | (distance-1).
@@ -248,24 +251,41 @@ func (t *Table) piece(v uint32, n uint8) {
 }
 
 // writeTokens writes tokens, then the end-of-block code, with the given codes.
+// It keeps the bit buffer in locals and writes it out 32 bits at a time: a
+// literal adds at most 15 bits, each half of a match (length code and extra
+// bits, distance code and extra bits) at most 28, so 64 bits never overflow.
 func writeTokens(w *bitWriter, tokens []lzToken, lit, dist huffCode) {
+	acc, n, buf := w.bits, w.n, w.buf
+	// Literal codes resliced to 256 and indexed by a byte, and shifts
+	// masked to 63, so that the compiler checks neither.
+	litBits, litLen := lit.bits[:256], lit.len[:256]
 	for _, t := range tokens {
 		if t&matchFlag == 0 {
-			w.write(uint32(lit.bits[t]), lit.len[t])
-			continue
+			acc |= uint64(litBits[uint8(t)]) << (n & 63)
+			n += uint(litLen[uint8(t)])
+		} else {
+			l := uint32(t >> 16 & 0xff)
+			ls := lenCodeSym[l]
+			acc |= uint64(lit.bits[ls]) << (n & 63)
+			n += uint(lit.len[ls])
+			acc |= uint64(l-uint32(lenCodeBase[ls-257])) << (n & 63)
+			n += uint(lenCodeExtra[ls-257])
+			if n >= 32 {
+				buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
+				acc, n = acc>>32, n-32
+			}
+			d := uint32(t & 0xffff)
+			dc := distCode(d)
+			acc |= uint64(dist.bits[dc]) << (n & 63)
+			n += uint(dist.len[dc])
+			acc |= uint64(d-distCodeBase[dc]) << (n & 63)
+			n += uint(distCodeExtra[dc])
 		}
-		l := uint32(t >> 16 & 0xff)
-		ls := lenCodeSym[l]
-		w.write(uint32(lit.bits[ls]), lit.len[ls])
-		if e := lenCodeExtra[ls-257]; e > 0 {
-			w.write(l-uint32(lenCodeBase[ls-257]), e)
-		}
-		d := uint32(t & 0xffff)
-		dc := distCode(d)
-		w.write(uint32(dist.bits[dc]), dist.len[dc])
-		if e := distCodeExtra[dc]; e > 0 {
-			w.write(d-distCodeBase[dc], e)
+		if n >= 32 {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
+			acc, n = acc>>32, n-32
 		}
 	}
+	w.bits, w.n, w.buf = acc, n, buf
 	w.write(uint32(lit.bits[endOfBlock]), lit.len[endOfBlock])
 }

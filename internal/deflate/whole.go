@@ -1,0 +1,178 @@
+package deflate
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// WholeEncoder compresses one body known whole into a complete raw DEFLATE
+// stream (RFC 1951) of one final block: dynamic codes built for that body,
+// fixed codes or stored, whichever is smallest. It is made for small HTTP
+// responses, where a general-purpose encoder spends most of its time on
+// per-block work. Matching probes one candidate in each of two hash tables
+// (8 and 4 bytes), looks one byte ahead for a longer match, extends matches
+// backwards, and indexes only a few positions inside each match; the
+// tables are invalidated between bodies instead of cleared.
+//
+// A WholeEncoder is not safe for concurrent use; the zero value is ready
+// to use.
+type WholeEncoder struct {
+	long   [1 << longHashBits]int32  // position+base of the last 8-byte string per hash
+	short  [1 << shortHashBits]int32 // the same for 4-byte strings
+	base   int32                     // positions of the current body are stored as p+base
+	next   int32                     // base of the next body
+	tokens []lzToken
+	stats  blockStats
+	hb     huffBuilder
+	table  *Table
+	bw     bitWriter
+}
+
+const (
+	longHashBits  = 15
+	shortHashBits = 14
+	// windowSize is the farthest a DEFLATE back-reference reaches.
+	windowSize = 32768
+	// maxStored is the most bytes one stored block holds.
+	maxStored = 65535
+)
+
+// Append compresses src and appends the DEFLATE stream to dst.
+func (e *WholeEncoder) Append(dst, src []byte) []byte {
+	e.reset(len(src))
+	e.match(src)
+	if e.table == nil {
+		e.table = NewTable()
+	}
+	e.table.make(&e.hb, e.stats.lit[:], e.stats.dist[:])
+	dynamic := e.cost(e.table.lit, e.table.dist, e.table.bits)
+	fixed := e.cost(fixedCode, fixedDist, 0)
+	stored := (len(src)/maxStored+1)*(3+7+32) + 8*len(src) // with at most 7 bits of padding each
+
+	e.bw = bitWriter{buf: dst}
+	switch {
+	case dynamic <= fixed && dynamic <= stored:
+		e.bw.write(1|2<<1, 3) // BFINAL 1, BTYPE 10 (RFC 1951 §3.2.3)
+		for _, p := range e.table.header {
+			e.bw.write(p>>5, uint8(p&31))
+		}
+		writeTokens(&e.bw, e.tokens, e.table.lit, e.table.dist)
+	case fixed <= stored:
+		e.bw.write(1|1<<1, 3) // BFINAL 1, BTYPE 01
+		writeTokens(&e.bw, e.tokens, fixedCode, fixedDist)
+	default:
+		for {
+			n := min(len(src), maxStored)
+			final := uint32(0)
+			if n == len(src) {
+				final = 1
+			}
+			e.bw.write(final, 3) // BTYPE 00
+			e.bw.align()
+			v := uint16(n)
+			e.bw.buf = append(e.bw.buf, byte(v), byte(v>>8), byte(^v), byte(^v>>8))
+			e.bw.buf = append(e.bw.buf, src[:n]...)
+			if src = src[n:]; final == 1 {
+				break
+			}
+		}
+	}
+	e.bw.align()
+	out := e.bw.buf
+	e.bw.buf = nil // dst belongs to the caller
+	return out
+}
+
+// cost is the size in bits of the body's block under codes lit and dist
+// with a header of headerBits.
+func (e *WholeEncoder) cost(lit, dist huffCode, headerBits int) int {
+	l := lit.cost(e.stats.lit[:])
+	d := dist.cost(e.stats.dist[:])
+	if l == math.MaxInt || d == math.MaxInt {
+		return math.MaxInt
+	}
+	return 3 + headerBits + l + d + e.stats.extra
+}
+
+// reset prepares e for a body of n bytes: earlier bodies' positions fall
+// below the new base, out of reach, so the hash tables need no clearing.
+func (e *WholeEncoder) reset(n int) {
+	if e.next == 0 || int(e.next)+n+1 > baseLimit {
+		clear(e.long[:])
+		clear(e.short[:])
+		e.next = 1 // zero entries are out of reach
+	}
+	e.base = e.next
+	e.next += int32(n) + 1
+	e.tokens = e.tokens[:0]
+	e.stats.reset()
+}
+
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+
+func hashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
+func hashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }
+
+// match turns src into tokens and counts their symbols.
+func (e *WholeEncoder) match(src []byte) {
+	n, base := len(src), e.base
+	tokens := e.tokens
+	lits := &e.stats.lit
+	last := n - 8      // the last position with 8 bytes to hash
+	p, pending := 0, 0 // src[pending:p] is not yet tokenised
+	for p <= last {
+		cv := load64(src, p)
+		hl, hs := hashLong(cv), hashShort(uint32(cv))
+		cl, cs := int(e.long[hl]-base), int(e.short[hs]-base)
+		e.long[hl], e.short[hs] = int32(p)+base, int32(p)+base
+		length, dist := 0, 0
+		switch {
+		case cl >= 0 && p-cl <= windowSize && load64(src, cl) == cv:
+			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
+		case cs >= 0 && p-cs <= windowSize && uint32(load64(src, cs)) == uint32(cv):
+			length, dist = 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs
+			// A short match gives way to a long one starting a byte later.
+			if q := p + 1; q <= last {
+				cv1 := load64(src, q)
+				h1 := hashLong(cv1)
+				c1 := int(e.long[h1] - base)
+				e.long[h1] = int32(q) + base
+				if c1 >= 0 && q-c1 <= windowSize && load64(src, c1) == cv1 {
+					if l1 := 8 + matchLen(src[c1+8:], src[q+8:min(n, q+maxMatch)]); l1 > length {
+						p, length, dist = q, l1, q-c1
+					}
+				}
+			}
+		default:
+			// Skip faster the longer nothing has matched.
+			p += 1 + (p-pending)>>6
+			continue
+		}
+		// Extend the match backwards over bytes not yet tokenised.
+		for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
+			p, length = p-1, length+1
+		}
+		for _, c := range src[pending:p] {
+			lits[c]++
+			tokens = append(tokens, literal(c))
+		}
+		t := match(length, dist)
+		tokens = append(tokens, t)
+		e.stats.add(t)
+		end := p + length
+		// Index a few positions inside the match: the next match often
+		// starts at its end.
+		for _, q := range [...]int{p + 1, end - 2, end - 1} {
+			if q <= last {
+				v := load64(src, q)
+				e.long[hashLong(v)], e.short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+			}
+		}
+		p, pending = end, end
+	}
+	for _, c := range src[pending:] {
+		lits[c]++
+		tokens = append(tokens, literal(c))
+	}
+	e.tokens = tokens
+}

@@ -1,0 +1,132 @@
+package deflate
+
+import (
+	"bytes"
+	"compress/flate"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"testing"
+)
+
+// wholeShapes reach each path of WholeEncoder: stored (also past one
+// stored block's 65535 bytes), fixed and dynamic blocks, matches up to 258
+// bytes, repeats farther back than the 32 KiB window, and text.
+func wholeShapes() map[string][]byte {
+	r := rand.New(rand.NewPCG(1, 2))
+	random := make([]byte, 150<<10)
+	for i := range random {
+		random[i] = byte(r.Uint32())
+	}
+	var runs []byte
+	for len(runs) < 50<<10 {
+		runs = append(runs, bytes.Repeat([]byte{byte(r.IntN(4))}, r.IntN(600)+1)...)
+	}
+	all := make([]byte, 256)
+	for i := range all {
+		all[i] = byte(i)
+	}
+	// A 40 000-byte random block repeated: its copies lie beyond the window.
+	far := bytes.Repeat(random[:40000], 3)
+	var json bytes.Buffer
+	for i := 0; json.Len() < 20<<10; i++ {
+		fmt.Fprintf(&json, `{"id":%d,"name":"item-%d","tags":["a","b%d"],"price":%d.%02d},`, i, i*7, i%13, i*31%997, i%100)
+	}
+	return map[string][]byte{
+		"empty":      {},
+		"one byte":   {'x'},
+		"four bytes": []byte("abcd"),
+		"random":     random,
+		"zeros":      make([]byte, 200<<10),
+		"runs":       runs,
+		"every byte": bytes.Repeat(all, 3),
+		"far":        far,
+		"json":       json.Bytes(),
+		"text":       bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog. "), 900),
+	}
+}
+
+func inflate(t testing.TB, stream []byte) []byte {
+	t.Helper()
+	got, err := io.ReadAll(flate.NewReader(bytes.NewReader(stream)))
+	if err != nil {
+		t.Fatalf("compress/flate: %v", err)
+	}
+	return got
+}
+
+// TestWholeEncoderIsStandardDeflate has Go's compress/flate, which shares
+// nothing with the encoder, read every shape back (RFC 1951), through one
+// WholeEncoder reused in both orders so that each body follows others of
+// other sizes, and appended after existing bytes of dst.
+func TestWholeEncoderIsStandardDeflate(t *testing.T) {
+	shapes := wholeShapes()
+	var e WholeEncoder
+	for round := range 2 {
+		for name, body := range shapes {
+			prefix := []byte("keep")
+			out := e.Append(prefix, body)
+			if !bytes.Equal(out[:4], prefix) {
+				t.Fatalf("%s: Append overwrote dst", name)
+			}
+			if got := inflate(t, out[4:]); !bytes.Equal(got, body) {
+				t.Fatalf("round %d, %s (%d bytes): decoded %d bytes that differ", round, name, len(body), len(got))
+			}
+		}
+	}
+}
+
+// The encoder picks the smallest block type: stored for random bytes (no
+// more than 5 bytes per stored block of overhead), fixed codes for
+// very short bodies.
+func TestWholeEncoderPicksTheSmallestBlock(t *testing.T) {
+	shapes := wholeShapes()
+	var e WholeEncoder
+	random := shapes["random"]
+	if out := e.Append(nil, random); len(out) > len(random)+5*(len(random)/maxStored+1) {
+		t.Errorf("random %d bytes: %d out, want stored blocks", len(random), len(out))
+	}
+	if out := e.Append(nil, nil); !bytes.Equal(out, []byte{0x03, 0x00}) {
+		t.Errorf("empty body: % x, want 03 00 (a fixed block with only end-of-block)", out)
+	}
+	if out := e.Append(nil, []byte("abcd")); out[0]&7 != 1|1<<1 {
+		t.Errorf("4 bytes: block header %03b, want a final fixed block", out[0]&7)
+	}
+	if out := e.Append(nil, shapes["json"]); out[0]&7 != 1|2<<1 {
+		t.Errorf("json: block header %03b, want a final dynamic block", out[0]&7)
+	}
+}
+
+// When the positions stored in the hash table would pass baseLimit, the
+// table is cleared and numbering starts again; bodies on both sides of the
+// wrap decode.
+func TestWholeEncoderWrapsItsPositions(t *testing.T) {
+	body := wholeShapes()["json"]
+	var e WholeEncoder
+	e.Append(nil, body)
+	e.next = baseLimit - int32(len(body))/2
+	for range 3 {
+		if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
+			t.Fatal("body after the wrap decoded differently")
+		}
+	}
+	if e.next > int32(3*len(body)+4) {
+		t.Errorf("next = %d: the positions did not start again", e.next)
+	}
+}
+
+// FuzzWholeEncoder compresses two arbitrary bodies in turn with one encoder
+// and has compress/flate read each back.
+func FuzzWholeEncoder(f *testing.F) {
+	f.Add([]byte("hello hello hello"), []byte("hello"))
+	f.Add(bytes.Repeat([]byte{0}, 70000), []byte{1, 2, 3})
+	f.Add(wholeShapes()["json"][:3000], wholeShapes()["far"][:1000])
+	var e WholeEncoder
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		for _, body := range [][]byte{first, second} {
+			if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
+				t.Fatalf("%d bytes decoded differently", len(body))
+			}
+		}
+	})
+}
