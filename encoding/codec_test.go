@@ -152,6 +152,31 @@ func TestRoundTripIndependentDecoders(t *testing.T) {
 	}
 }
 
+// Bodies known whole of up to ownMaxBody bytes at ownLevel go to squeeze's
+// own DEFLATE encoder, the rest to klauspost: on both sides of each bound
+// the output is a valid gzip member (RFC 1952: the standard library's
+// reader checks CRC-32 and ISIZE) or zlib stream (RFC 1950: FCHECK and
+// Adler-32), and the own encoder is the one used exactly inside the bounds.
+func TestOwnDeflateBounds(t *testing.T) {
+	for _, c := range []*flateCodec{gzipBuiltin, deflateBuiltin} {
+		for _, level := range []int{ownLevel - 1, ownLevel, ownLevel + 1} {
+			for _, n := range []int{0, 1, 100, ownMaxBody - 1, ownMaxBody, ownMaxBody + 1} {
+				src := jsonText(n)
+				out, err := c.AppendEncode(nil, src, level)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkDecodes(t, fmt.Sprintf("level %d, %d bytes", level, n), c.Name(), out, src)
+				// (An empty body comes out the same from both.)
+				own := c.appendOwn(nil, src, "")
+				if used := bytes.Equal(out, own); n > 0 && used != ownEncodes(level, n) {
+					t.Errorf("%s level %d, %d bytes: own encoder used %v, want %v", c.Name(), level, n, used, !used)
+				}
+			}
+		}
+	}
+}
+
 // RFC 1952 §2.3.1: MTIME 0 means no time stamp. klauspost's gzip.Writer
 // sends the zero time.Time as a date in 2042; the middleware's gzip, one
 // shot, padded and streaming, new writers and reused ones, sends 0 and no
