@@ -106,7 +106,7 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 			i++
 		}
 	}
-	h.assign(maxBits)
+	h.assignCounted(&count, maxBits)
 }
 
 // minimumRedundancy turns a, frequencies in non-decreasing order, into the
@@ -156,24 +156,32 @@ func minimumRedundancy(a []int32) {
 // assign gives every symbol with a length its canonical code (RFC 1951
 // §3.2.2), bit-reversed for the LSB-first stream.
 func (h huffCode) assign(maxBits int) {
-	var count, next [maxCodeLen + 2]uint16
+	var count [maxCodeLen + 2]int32
 	for _, l := range h.len {
 		count[l]++
 	}
-	count[0] = 0
+	h.assignCounted(&count, maxBits)
+}
+
+// assignCounted is assign given count[l], the number of symbols of length
+// l. Symbols without a code keep stale bits, which nothing reads: a symbol
+// is only ever coded after its length was checked.
+func (h huffCode) assignCounted(count *[maxCodeLen + 2]int32, maxBits int) {
+	var next [maxCodeLen + 2]uint16
 	code := uint16(0)
 	for bits := 1; bits <= maxBits; bits++ {
-		code = (code + count[bits-1]) << 1
+		prev := uint16(0)
+		if bits > 1 {
+			prev = uint16(count[bits-1])
+		}
+		code = (code + prev) << 1
 		next[bits] = code
 	}
 	for s, l := range h.len {
-		if l == 0 {
-			h.bits[s] = 0
-			continue
+		if l != 0 {
+			h.bits[s] = reverseBits(next[l], l)
+			next[l]++
 		}
-		c := next[l]
-		next[l]++
-		h.bits[s] = reverseBits(c, l)
 	}
 }
 

@@ -1,9 +1,6 @@
 package deflate
 
-import (
-	"encoding/binary"
-	"math"
-)
+import "encoding/binary"
 
 // WholeEncoder compresses one body known whole into a complete raw DEFLATE
 // stream (RFC 1951) of one final block: dynamic codes built for that body,
@@ -45,8 +42,7 @@ func (e *WholeEncoder) Append(dst, src []byte) []byte {
 		e.table = NewTable()
 	}
 	e.table.make(&e.hb, e.stats.lit[:], e.stats.dist[:])
-	dynamic := e.cost(e.table.lit, e.table.dist, e.table.bits)
-	fixed := e.cost(fixedCode, fixedDist, 0)
+	dynamic, fixed := e.costs()
 	stored := (len(src)/maxStored+1)*(3+7+32) + 8*len(src) // with at most 7 bits of padding each
 
 	e.bw = bitWriter{buf: dst}
@@ -83,15 +79,26 @@ func (e *WholeEncoder) Append(dst, src []byte) []byte {
 	return out
 }
 
-// cost is the size in bits of the body's block under codes lit and dist
-// with a header of headerBits.
-func (e *WholeEncoder) cost(lit, dist huffCode, headerBits int) int {
-	l := lit.cost(e.stats.lit[:])
-	d := dist.cost(e.stats.dist[:])
-	if l == math.MaxInt || d == math.MaxInt {
-		return math.MaxInt
+// costs returns the size in bits of the body's block with e.table's codes
+// (built for these counts, so they code every symbol) and with the fixed
+// codes, in one pass over the counts.
+func (e *WholeEncoder) costs() (dynamic, fixed int) {
+	s := &e.stats
+	lit, dist := e.table.lit.len[:numLitLen], e.table.dist.len[:numDist]
+	fixedLit, fixedDistLen := fixedCode.len[:numLitLen], fixedDist.len[:numDist]
+	for i, f := range s.lit {
+		if f != 0 {
+			dynamic += int(f) * int(lit[i])
+			fixed += int(f) * int(fixedLit[i])
+		}
 	}
-	return 3 + headerBits + l + d + e.stats.extra
+	for i, f := range s.dist {
+		if f != 0 {
+			dynamic += int(f) * int(dist[i])
+			fixed += int(f) * int(fixedDistLen[i])
+		}
+	}
+	return 3 + e.table.bits + dynamic + s.extra, 3 + fixed + s.extra
 }
 
 // reset prepares e for a body of n bytes: earlier bodies' positions fall
@@ -116,6 +123,7 @@ func hashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits
 // match turns src into tokens and counts their symbols.
 func (e *WholeEncoder) match(src []byte) {
 	n, base := len(src), e.base
+	long, short := &e.long, &e.short
 	tokens := e.tokens
 	lits := &e.stats.lit
 	last := n - 8      // the last position with 8 bytes to hash
@@ -123,8 +131,8 @@ func (e *WholeEncoder) match(src []byte) {
 	for p <= last {
 		cv := load64(src, p)
 		hl, hs := hashLong(cv), hashShort(uint32(cv))
-		cl, cs := int(e.long[hl]-base), int(e.short[hs]-base)
-		e.long[hl], e.short[hs] = int32(p)+base, int32(p)+base
+		cl, cs := int(long[hl]-base), int(short[hs]-base)
+		long[hl], short[hs] = int32(p)+base, int32(p)+base
 		length, dist := 0, 0
 		switch {
 		case cl >= 0 && p-cl <= windowSize && load64(src, cl) == cv:
@@ -135,8 +143,8 @@ func (e *WholeEncoder) match(src []byte) {
 			if q := p + 1; q <= last {
 				cv1 := load64(src, q)
 				h1 := hashLong(cv1)
-				c1 := int(e.long[h1] - base)
-				e.long[h1] = int32(q) + base
+				c1 := int(long[h1] - base)
+				long[h1] = int32(q) + base
 				if c1 >= 0 && q-c1 <= windowSize && load64(src, c1) == cv1 {
 					if l1 := 8 + matchLen(src[c1+8:], src[q+8:min(n, q+maxMatch)]); l1 > length {
 						p, length, dist = q, l1, q-c1
@@ -165,7 +173,7 @@ func (e *WholeEncoder) match(src []byte) {
 		for _, q := range [...]int{p + 1, end - 2, end - 1} {
 			if q <= last {
 				v := load64(src, q)
-				e.long[hashLong(v)], e.short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+				long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
 			}
 		}
 		p, pending = end, end
