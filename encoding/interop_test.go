@@ -74,10 +74,17 @@ func TestCurlSeesRangeHeadAndConditionals(t *testing.T) {
 }
 
 // Python's zlib, gzip, brotli and zstandard modules decode each coding:
-// decoders that share no code with ours.
+// decoders that share no code with ours. The 1 KB body takes the one-shot
+// paths (squeeze's own DEFLATE encoder for gzip and deflate), the 100 KB
+// one klauspost's and andybalholm's encoders.
 func TestPythonDecodesEveryCoding(t *testing.T) {
 	py := interop.Python(t, "brotli", "zstandard")
-	body := sampleText(100 << 10)
+	for _, size := range []int{1 << 10, 100 << 10} {
+		pythonDecodes(t, py, sampleText(size))
+	}
+}
+
+func pythonDecodes(t *testing.T, py *interop.Peer, body []byte) {
 	sum := sha256.Sum256(body)
 	srv := peerServer(t, body)
 	const script = `
@@ -93,7 +100,7 @@ print(got, hashlib.sha256(decode(raw)).hexdigest())
 	for _, coding := range allCodings {
 		out := strings.TrimSpace(py.Run(t, "-c", script, srv.URL, coding))
 		if want := coding + " " + hex.EncodeToString(sum[:]); out != want {
-			t.Errorf("python, %s: got %q, want %q", coding, out, want)
+			t.Errorf("python, %s, %d B: got %q, want %q", coding, len(body), out, want)
 		}
 	}
 }
