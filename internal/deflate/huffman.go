@@ -51,9 +51,11 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 	// (alphabets have fewer than 512 symbols; a block fewer than 1<<22 of
 	// each, see blockSize).
 	b.keys = b.keys[:0]
+	maxFreq := uint32(0)
 	for s, f := range freq {
 		if f > 0 {
 			b.keys = append(b.keys, f<<9|uint32(s))
+			maxFreq = max(maxFreq, f)
 		}
 	}
 	for len(b.keys) < 2 {
@@ -64,10 +66,14 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 		}
 		b.keys = append(b.keys, s)
 	}
-	slices.Sort(b.keys)
 	b.order = b.order[:0]
-	for _, k := range b.keys {
-		b.order = append(b.order, uint16(k&511))
+	if maxFreq < countingSortLimit {
+		b.countingSort(maxFreq)
+	} else {
+		slices.Sort(b.keys)
+		for _, k := range b.keys {
+			b.order = append(b.order, uint16(k&511))
+		}
 	}
 	n := len(b.order)
 	b.depth = slices.Grow(b.depth[:0], n)[:n]
@@ -107,6 +113,29 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 		}
 	}
 	h.assignCounted(&count, maxBits)
+}
+
+// countingSortLimit bounds the frequencies countingSort handles: small
+// blocks, where sorting by comparison was a tenth of the whole encode.
+const countingSortLimit = 1 << 10
+
+// countingSort appends to b.order the symbols of b.keys (collected in symbol
+// order, frequencies below countingSortLimit and at most maxFreq) by
+// frequency, then symbol: the order slices.Sort would give the keys.
+func (b *huffBuilder) countingSort(maxFreq uint32) {
+	var start [countingSortLimit]uint16
+	for _, k := range b.keys {
+		start[k>>9]++
+	}
+	sum := uint16(0)
+	for f := range start[:maxFreq+1] {
+		start[f], sum = sum, sum+start[f]
+	}
+	b.order = slices.Grow(b.order, len(b.keys))[:len(b.keys)]
+	for _, k := range b.keys {
+		b.order[start[k>>9]] = uint16(k & 511)
+		start[k>>9]++
+	}
 }
 
 // minimumRedundancy turns a, frequencies in non-decreasing order, into the

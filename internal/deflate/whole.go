@@ -1,6 +1,9 @@
 package deflate
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // WholeEncoder compresses one body known whole into a complete raw DEFLATE
 // stream (RFC 1951) of one final block: dynamic codes built for that body,
@@ -160,10 +163,7 @@ func (e *WholeEncoder) match(src []byte) {
 		for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
 			p, length = p-1, length+1
 		}
-		for _, c := range src[pending:p] {
-			lits[c]++
-			tokens = append(tokens, literal(c))
-		}
+		tokens = appendLiterals(tokens, lits, src[pending:p])
 		t := match(length, dist)
 		tokens = append(tokens, t)
 		e.stats.add(t)
@@ -178,9 +178,17 @@ func (e *WholeEncoder) match(src []byte) {
 		}
 		p, pending = end, end
 	}
-	for _, c := range src[pending:] {
+	e.tokens = appendLiterals(tokens, lits, src[pending:])
+}
+
+// appendLiterals appends a literal token for each byte of b and counts it.
+func appendLiterals(tokens []lzToken, lits *[numLitLen]uint32, b []byte) []lzToken {
+	k := len(tokens)
+	tokens = slices.Grow(tokens, len(b))[:k+len(b)]
+	t := tokens[k:]
+	for i, c := range b {
 		lits[c]++
-		tokens = append(tokens, literal(c))
+		t[i] = literal(c)
 	}
-	e.tokens = tokens
+	return tokens
 }
