@@ -100,8 +100,8 @@ func gzipFrame(dst, src []byte, e *deflate.WholeEncoder, comment string) []byte 
 }
 
 // zlibFrame frames as RFC 1950: CMF 0x78 (DEFLATE, 32 KiB window), FLG
-// 0x5e (level "default", no dictionary, check bits), the Adler-32 last;
-// zlib has no comment.
+// 0x5e (FLEVEL 1, as zlib writes for levels 2 to 5; no dictionary; FCHECK),
+// the Adler-32 last; zlib has no comment.
 func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _ string) []byte {
 	dst = e.Append(append(dst, 0x78, 0x5e), src)
 	return binary.BigEndian.AppendUint32(dst, adler32.Checksum(src))
@@ -156,7 +156,8 @@ func (c *flateCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 
 // AppendEncode encodes src as one gzip member (or zlib stream) appended to
 // dst: small bodies at level 5 with squeeze's own encoder, the rest with a
-// klauspost writer pooled for one-shot use at that level.
+// klauspost writer pooled for one-shot use at that level. src must not
+// overlap dst's spare capacity.
 func (c *flateCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	if level < flate.BestSpeed || level > flate.BestCompression {
 		return dst, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)

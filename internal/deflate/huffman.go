@@ -193,8 +193,9 @@ func (h huffCode) assign(maxBits int) {
 }
 
 // assignCounted is assign given count[l], the number of symbols of length
-// l. Symbols without a code keep stale bits, which nothing reads: a symbol
-// is only ever coded after its length was checked.
+// l. Symbols without a code get bits 0, so that coding one by mistake adds
+// nothing stale to the stream (callers check lengths first: cost returns
+// math.MaxInt for a used symbol without a code).
 func (h huffCode) assignCounted(count *[maxCodeLen + 2]int32, maxBits int) {
 	var next [maxCodeLen + 2]uint16
 	code := uint16(0)
@@ -207,10 +208,12 @@ func (h huffCode) assignCounted(count *[maxCodeLen + 2]int32, maxBits int) {
 		next[bits] = code
 	}
 	for s, l := range h.len {
-		if l != 0 {
-			h.bits[s] = reverseBits(next[l], l)
-			next[l]++
+		if l == 0 {
+			h.bits[s] = 0
+			continue
 		}
+		h.bits[s] = reverseBits(next[l], l)
+		next[l]++
 	}
 }
 

@@ -35,10 +35,18 @@ const (
 	windowSize = 32768
 	// maxStored is the most bytes one stored block holds.
 	maxStored = 65535
+	// maxSkip caps the stride through bytes that do not match.
+	maxSkip = 32
 )
 
-// Append compresses src and appends the DEFLATE stream to dst.
+// Append compresses src and appends the DEFLATE stream to dst. src must be
+// shorter than 1 GiB (positions are int32) and must not overlap dst's spare
+// capacity; the encoder is tuned for a few KB (beyond that, see the skip
+// step in match).
 func (e *WholeEncoder) Append(dst, src []byte) []byte {
+	if len(src) >= baseLimit {
+		panic("deflate: WholeEncoder body of 1 GiB or more")
+	}
 	e.reset(len(src))
 	e.match(src)
 	if e.table == nil {
@@ -46,7 +54,9 @@ func (e *WholeEncoder) Append(dst, src []byte) []byte {
 	}
 	e.table.make(&e.hb, e.stats.lit[:], e.stats.dist[:])
 	dynamic, fixed := e.costs()
-	stored := (len(src)/maxStored+1)*(3+7+32) + 8*len(src) // with at most 7 bits of padding each
+	// An upper bound: at most 7 bits of padding per block, and one block
+	// counted too many when the length is a multiple of maxStored.
+	stored := (len(src)/maxStored+1)*(3+7+32) + 8*len(src)
 
 	e.bw = bitWriter{buf: dst}
 	switch {
@@ -129,7 +139,7 @@ func (e *WholeEncoder) match(src []byte) {
 	long, short := &e.long, &e.short
 	tokens := e.tokens
 	lits := &e.stats.lit
-	last := n - 8      // the last position with 8 bytes to hash
+	last := n - 8      // the last position with 8 bytes to hash (negative below 8 bytes: no matching)
 	p, pending := 0, 0 // src[pending:p] is not yet tokenised
 	for p <= last {
 		cv := load64(src, p)
@@ -155,8 +165,10 @@ func (e *WholeEncoder) match(src []byte) {
 				}
 			}
 		default:
-			// Skip faster the longer nothing has matched.
-			p += 1 + (p-pending)>>6
+			// Skip faster the longer nothing has matched, at most maxSkip
+			// bytes at a time so that a long incompressible run does not
+			// step over the repeats after it.
+			p += min(1+(p-pending)>>6, maxSkip)
 			continue
 		}
 		// Extend the match backwards over bytes not yet tokenised.

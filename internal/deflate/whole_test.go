@@ -130,3 +130,31 @@ func FuzzWholeEncoder(f *testing.F) {
 		}
 	})
 }
+
+// RFC 1951 §3.2.5: distances reach at most 32 768 bytes back. Random data
+// repeated with that period is matched at exactly that distance; repeated a
+// byte further apart it cannot be matched at all, and nothing reaches past
+// the window.
+func TestWholeEncoderDistancesStayInTheWindow(t *testing.T) {
+	random := wholeShapes()["random"]
+	for _, period := range []int{windowSize - 1, windowSize, windowSize + 1} {
+		body := append(append([]byte(nil), random[:period]...), random[:period]...)
+		var e WholeEncoder
+		out := e.Append(nil, body)
+		if got := inflate(t, out); !bytes.Equal(got, body) {
+			t.Fatalf("period %d: decoded differently", period)
+		}
+		longest := 0
+		for _, tk := range e.tokens {
+			if tk&matchFlag != 0 {
+				longest = max(longest, int(tk&0xffff)+1)
+			}
+		}
+		switch {
+		case longest > windowSize:
+			t.Errorf("period %d: a match reaches %d bytes back", period, longest)
+		case period <= windowSize && longest != period:
+			t.Errorf("period %d: farthest match %d, want the repeat at %d", period, longest, period)
+		}
+	}
+}
