@@ -250,6 +250,46 @@ func (t *Table) piece(v uint32, n uint8) {
 	t.bits += int(n)
 }
 
+// Block types (RFC 1951 §3.2.3), the two bits after BFINAL.
+const (
+	storedBlock  = 0
+	fixedBlock   = 1
+	dynamicBlock = 2
+)
+
+// blockHeader writes a block's BFINAL bit and type.
+func (w *bitWriter) blockHeader(final bool, btype uint32) {
+	v := btype << 1
+	if final {
+		v |= 1
+	}
+	w.write(v, 3)
+}
+
+// writeDynamic writes tokens as a dynamic block with t's codes and header.
+func (t *Table) writeDynamic(w *bitWriter, final bool, tokens []lzToken) {
+	w.blockHeader(final, dynamicBlock)
+	for _, p := range t.header {
+		w.write(p>>5, uint8(p&31))
+	}
+	writeTokens(w, tokens, t.lit, t.dist)
+}
+
+// writeFixed writes tokens as a block with the fixed codes (RFC 1951 §3.2.6).
+func writeFixed(w *bitWriter, final bool, tokens []lzToken) {
+	w.blockHeader(final, fixedBlock)
+	writeTokens(w, tokens, fixedCode, fixedDist)
+}
+
+// writeStored writes b, at most 65535 bytes, as a stored block.
+func writeStored(w *bitWriter, final bool, b []byte) {
+	w.blockHeader(final, storedBlock)
+	w.align()
+	n := uint16(len(b))
+	w.buf = append(w.buf, byte(n), byte(n>>8), byte(^n), byte(^n>>8))
+	w.buf = append(w.buf, b...)
+}
+
 // writeTokens writes tokens, then the end-of-block code, with the given codes.
 // It keeps the bit buffer in locals and writes it out 32 bits at a time: a
 // literal adds at most 15 bits, each half of a match (length code and extra

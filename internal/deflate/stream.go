@@ -14,8 +14,8 @@ import (
 // message. Consecutive messages of one connection have similar statistics,
 // so Encoder sends the codes of an earlier block again
 // (still an ordinary dynamic block: the peer's inflater needs nothing
-// special) as long as they cost no more than 2% above what new codes could
-// reach, and fixed codes or a stored block when those are smaller.
+// special) as long as they cost no more than 3% (reuseSlack) above what new
+// codes could reach, and fixed codes or a stored block when those are smaller.
 //
 // Matching is greedy over a 4-byte hash, like klauspost's level 1; no
 // back-reference reaches further than maxDist (RFC 7692 §7.1.2.1).
@@ -33,9 +33,6 @@ type Encoder struct {
 	dst     io.Writer
 	err     error
 }
-
-// syncMarker is the empty stored block that ends a flush.
-var syncMarker = [4]byte{0x00, 0x00, 0xff, 0xff}
 
 const (
 	hashBits  = 14
@@ -114,9 +111,7 @@ func (e *Encoder) Flush() error {
 	if len(e.buf) > e.done {
 		e.block()
 	}
-	e.bw.write(0, 3) // BFINAL 0, BTYPE 00
-	e.bw.align()
-	e.bw.buf = append(e.bw.buf, syncMarker[:]...)
+	writeStored(&e.bw, false, nil) // 00 00 ff ff
 	e.emit()
 	return e.err
 }
@@ -176,20 +171,11 @@ func (e *Encoder) block() {
 	}
 	switch {
 	case dynamic <= fixed && dynamic <= stored:
-		e.bw.write(2<<1, 3) // BFINAL 0, BTYPE 10 (RFC 1951 §3.2.3)
-		for _, p := range e.table.header {
-			e.bw.write(p>>5, uint8(p&31))
-		}
-		writeTokens(&e.bw, e.tokens, e.table.lit, e.table.dist)
+		e.table.writeDynamic(&e.bw, false, e.tokens)
 	case fixed <= stored:
-		e.bw.write(1<<1, 3) // BTYPE 01
-		writeTokens(&e.bw, e.tokens, fixedCode, fixedDist)
+		writeFixed(&e.bw, false, e.tokens)
 	default:
-		e.bw.write(0, 3) // BTYPE 00
-		e.bw.align()
-		n := uint16(len(raw))
-		e.bw.buf = append(e.bw.buf, byte(n), byte(n>>8), byte(^n), byte(^n>>8))
-		e.bw.buf = append(e.bw.buf, raw...)
+		writeStored(&e.bw, false, raw)
 	}
 	e.emit()
 }
@@ -239,10 +225,7 @@ func (e *Encoder) match() {
 }
 
 func (e *Encoder) literals(b []byte) {
-	for _, c := range b {
-		e.tokens = append(e.tokens, literal(c))
-		e.stats.lit[c]++
-	}
+	e.tokens = appendLiterals(e.tokens, &e.stats.lit, b)
 }
 
 func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }

@@ -59,27 +59,14 @@ func (e *WholeEncoder) Append(dst, src []byte) []byte {
 	e.bw = bitWriter{buf: dst}
 	switch {
 	case dynamic <= fixed && dynamic <= stored:
-		e.bw.write(1|2<<1, 3) // BFINAL 1, BTYPE 10 (RFC 1951 §3.2.3)
-		for _, p := range e.table.header {
-			e.bw.write(p>>5, uint8(p&31))
-		}
-		writeTokens(&e.bw, e.tokens, e.table.lit, e.table.dist)
+		e.table.writeDynamic(&e.bw, true, e.tokens)
 	case fixed <= stored:
-		e.bw.write(1|1<<1, 3) // BFINAL 1, BTYPE 01
-		writeTokens(&e.bw, e.tokens, fixedCode, fixedDist)
+		writeFixed(&e.bw, true, e.tokens)
 	default:
 		for {
 			n := min(len(src), maxStored)
-			final := uint32(0)
-			if n == len(src) {
-				final = 1
-			}
-			e.bw.write(final, 3) // BTYPE 00
-			e.bw.align()
-			v := uint16(n)
-			e.bw.buf = append(e.bw.buf, byte(v), byte(v>>8), byte(^v), byte(^v>>8))
-			e.bw.buf = append(e.bw.buf, src[:n]...)
-			if src = src[n:]; final == 1 {
+			writeStored(&e.bw, n == len(src), src[:n])
+			if src = src[n:]; len(src) == 0 {
 				break
 			}
 		}
