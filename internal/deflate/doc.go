@@ -5,5 +5,7 @@
 // Encoder streams flushed messages and can reuse one connection's codes
 // across them (wsdeflate's level 1). WholeEncoder compresses one small body
 // known whole into a single final block (the encoding package's gzip and
-// deflate at level 5 for bodies of a few KB).
+// deflate at level 5 for bodies of a few KB). BrotliEncoder codes the same
+// matches as one brotli (RFC 7932) meta-block with the same Huffman
+// builder; it is not used by the encoding package yet (see its doc).
 package deflate

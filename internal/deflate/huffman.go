@@ -36,7 +36,7 @@ func newHuffCode(n int) huffCode {
 // huffBuilder holds the scratch space for building codes, so building one
 // allocates nothing.
 type huffBuilder struct {
-	keys  []uint32
+	keys  []uint64 // frequency<<symBits | symbol
 	order []uint16 // symbols with a non-zero frequency, by frequency
 	depth []int32
 }
@@ -47,21 +47,20 @@ type huffBuilder struct {
 // accepts it (zlib refuses incomplete codes but for a single 1-bit one).
 func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 	clear(h.len)
-	// Sort symbols by frequency, then symbol, as frequency<<9 | symbol keys
-	// (alphabets have fewer than 512 symbols; a block fewer than 1<<22 of
-	// each, see blockSize).
+	// Sort symbols by frequency, then symbol, as frequency<<symBits | symbol
+	// keys.
 	b.keys = b.keys[:0]
 	maxFreq := uint32(0)
 	for s, f := range freq {
 		if f > 0 {
-			b.keys = append(b.keys, f<<9|uint32(s))
+			b.keys = append(b.keys, uint64(f)<<symBits|uint64(s))
 			maxFreq = max(maxFreq, f)
 		}
 	}
 	for len(b.keys) < 2 {
 		// Pad with unused symbols: a code for one symbol would be incomplete.
-		s := uint32(0)
-		if len(b.keys) == 1 && b.keys[0]&511 == 0 {
+		s := uint64(0)
+		if len(b.keys) == 1 && b.keys[0]&symMask == 0 {
 			s = 1
 		}
 		b.keys = append(b.keys, s)
@@ -72,7 +71,7 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 	} else {
 		slices.Sort(b.keys)
 		for _, k := range b.keys {
-			b.order = append(b.order, uint16(k&511))
+			b.order = append(b.order, uint16(k&symMask))
 		}
 	}
 	n := len(b.order)
@@ -115,6 +114,12 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 	h.assignCounted(&count, maxBits)
 }
 
+// Symbols of every alphabet (brotli's largest has 704) fit in symBits bits.
+const (
+	symBits = 10
+	symMask = 1<<symBits - 1
+)
+
 // countingSortLimit bounds the frequencies countingSort handles: small
 // blocks, where sorting by comparison was a tenth of the whole encode.
 const countingSortLimit = 1 << 10
@@ -125,7 +130,7 @@ const countingSortLimit = 1 << 10
 func (b *huffBuilder) countingSort(maxFreq uint32) {
 	var start [countingSortLimit]uint16
 	for _, k := range b.keys {
-		start[k>>9]++
+		start[k>>symBits]++
 	}
 	sum := uint16(0)
 	for f := range start[:maxFreq+1] {
@@ -133,8 +138,8 @@ func (b *huffBuilder) countingSort(maxFreq uint32) {
 	}
 	b.order = slices.Grow(b.order, len(b.keys))[:len(b.keys)]
 	for _, k := range b.keys {
-		b.order[start[k>>9]] = uint16(k & 511)
-		start[k>>9]++
+		b.order[start[k>>symBits]] = uint16(k & symMask)
+		start[k>>symBits]++
 	}
 }
 
