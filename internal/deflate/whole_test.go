@@ -60,16 +60,24 @@ func inflate(t testing.TB, stream []byte) []byte {
 // WholeEncoder reused in both orders so that each body follows others of
 // other sizes, and appended after existing bytes of dst.
 func TestWholeEncoderIsStandardDeflate(t *testing.T) {
-	shapes := wholeShapes()
 	var e WholeEncoder
+	roundTripShapes(t, e.Append, inflate)
+}
+
+// roundTripShapes encodes every shape with encode, twice over so that each
+// body follows others of other sizes, appended after existing bytes of dst,
+// and checks that decode gives it back.
+func roundTripShapes(t *testing.T, encode func(dst, src []byte) []byte, decode func(testing.TB, []byte) []byte) {
+	t.Helper()
+	shapes := wholeShapes()
 	for round := range 2 {
 		for name, body := range shapes {
 			prefix := []byte("keep")
-			out := e.Append(prefix, body)
+			out := encode(prefix, body)
 			if !bytes.Equal(out[:4], prefix) {
 				t.Fatalf("%s: Append overwrote dst", name)
 			}
-			if got := inflate(t, out[4:]); !bytes.Equal(got, body) {
+			if got := decode(t, out[4:]); !bytes.Equal(got, body) {
 				t.Fatalf("round %d, %s (%d bytes): decoded %d bytes that differ", round, name, len(body), len(got))
 			}
 		}
