@@ -3,7 +3,10 @@ package deflate
 import (
 	"bytes"
 	"fmt"
+	"hash/crc32"
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -70,13 +73,78 @@ func FuzzBrotliEncoder(f *testing.F) {
 	})
 }
 
+// corpusCuts returns the first 1 and 4 KB of the benchmark corpus's JSON
+// replies and web assets (SQUEEZE_CORPUS, else ../shared/corpus beside the
+// module root), by name; it skips the test when the corpus is missing.
+func corpusCuts(tb testing.TB) (names []string, cuts map[string][]byte) {
+	dir := os.Getenv("SQUEEZE_CORPUS")
+	if dir == "" {
+		dir = filepath.Join("..", "..", "..", "shared", "corpus")
+	}
+	cuts = map[string][]byte{}
+	for _, f := range []string{"json-1k.json", "json-4k.json", "json-16k.json", "bootstrap.min.css", "jquery-3.7.1.min.js"} {
+		data, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			tb.Skipf("benchmark corpus not found (set SQUEEZE_CORPUS): %v", err)
+		}
+		for _, n := range []int{1 << 10, 4 << 10} {
+			if n > len(data) {
+				continue
+			}
+			name := fmt.Sprintf("%s/%dk", f, n>>10)
+			names = append(names, name)
+			cuts[name] = data[:n]
+		}
+	}
+	return names, cuts
+}
+
+// andybalholmQ4 compresses src with andybalholm/brotli at quality 4 and
+// the smallest window that holds it.
+func andybalholmQ4(src []byte) []byte {
+	var buf bytes.Buffer
+	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 4, LGWin: int(brWindowBits(len(src)))})
+	w.Write(src)
+	w.Close()
+	return buf.Bytes()
+}
+
+// The encoder's output on small web bodies is no larger than
+// andybalholm/brotli's at quality 4, the encoding package's default, and
+// decodes back.
+func TestBrotliEncoderSizes(t *testing.T) {
+	names, cuts := corpusCuts(t)
+	var e BrotliEncoder
+	for _, name := range names {
+		src := cuts[name]
+		own, q4 := e.Append(nil, src), andybalholmQ4(src)
+		t.Logf("%-26s own %5d  quality 4 %5d  %+5.1f %%", name, len(own), len(q4), 100*float64(len(own)-len(q4))/float64(len(q4)))
+		if len(own) > len(q4) {
+			t.Errorf("%s: %d bytes, quality 4 takes %d", name, len(own), len(q4))
+		}
+		if got := unbrotli(t, own); !bytes.Equal(got, src) {
+			t.Fatalf("%s decoded differently", name)
+		}
+	}
+}
+
 // BenchmarkBrotliEncoder runs the encoder beside andybalholm/brotli at
-// quality 4, reused the usual way (Reset, a window just large enough), on
-// 1 and 4 KB of JSON, reporting the output size.
+// quality 4, reused the usual way (Reset, default window), on the corpus's
+// 1 and 4 KB JSON and on generated, more repetitive JSON, reporting the
+// output size.
 func BenchmarkBrotliEncoder(b *testing.B) {
-	for _, n := range []int{1 << 10, 4 << 10} {
-		src := wholeShapes()["json"][:n]
-		b.Run(fmt.Sprintf("body=%dk/impl=own", n>>10), func(b *testing.B) {
+	_, cuts := corpusCuts(b)
+	for _, body := range []struct {
+		name string
+		src  []byte
+	}{
+		{"json-1k", cuts["json-1k.json/1k"]},
+		{"json-4k", cuts["json-4k.json/4k"]},
+		{"generated-1k", wholeShapes()["json"][:1<<10]},
+		{"generated-4k", wholeShapes()["json"][:4<<10]},
+	} {
+		src := body.src
+		b.Run("body="+body.name+"/impl=own", func(b *testing.B) {
 			var e BrotliEncoder
 			var out []byte
 			b.ReportAllocs()
@@ -85,9 +153,9 @@ func BenchmarkBrotliEncoder(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(out)), "bytes")
 		})
-		b.Run(fmt.Sprintf("body=%dk/impl=andybalholm-q4", n>>10), func(b *testing.B) {
+		b.Run("body="+body.name+"/impl=andybalholm-q4", func(b *testing.B) {
 			var buf bytes.Buffer
-			w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 4, LGWin: int(brWindowBits(n))})
+			w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 4})
 			b.ReportAllocs()
 			for b.Loop() {
 				buf.Reset()
@@ -97,5 +165,76 @@ func BenchmarkBrotliEncoder(b *testing.B) {
 			}
 			b.ReportMetric(float64(buf.Len()), "bytes")
 		})
+	}
+}
+
+// RFC 7932 Appendix A: the dictionary is 122,784 bytes with CRC-32
+// 0x5136cb04, and NDBITS lays its words out to exactly that size (§8).
+func TestBrotliDictionaryIsRFC7932(t *testing.T) {
+	if n, sum := len(brDictionary), crc32.ChecksumIEEE([]byte(brDictionary)); n != 122784 || sum != 0x5136cb04 {
+		t.Fatalf("dictionary of %d bytes with CRC-32 %#08x, want 122784 and 0x5136cb04", n, sum)
+	}
+	if end := brDict().offset[brMaxWord+1]; end != uint32(len(brDictionary)) {
+		t.Fatalf("words end at %d, not at the dictionary's end", end)
+	}
+}
+
+// RFC 7932 §8: a distance past the bytes produced so far names a dictionary
+// word by length, index and transform. A stream referring to every word
+// whole, and to words of every length with each OmitLast transform, decodes
+// to those words.
+func TestBrotliWordReferences(t *testing.T) {
+	var e BrotliEncoder
+	e.resetCommands()
+	e.m.stats.reset()
+	var want []byte
+	x := brDict()
+	for l := uint32(brMinWord); l <= brMaxWord; l++ {
+		n := uint32(1) << brDictBits[l]
+		for i := range n {
+			cuts := []uint32{0}
+			if i == 0 || i == n-1 {
+				cuts = []uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}
+			}
+			for _, cut := range cuts {
+				if cut >= l {
+					continue
+				}
+				w := brWordRef{l, i, cut}
+				e.add(wordCommand(0, uint32(len(want)), w))
+				at := x.offset[l] + l*i
+				want = append(want, brDictionary[at:at+l-cut]...)
+			}
+		}
+	}
+	e.bw = bitWriter{}
+	got := unbrotli(t, e.finish(make([]byte, len(want))))
+	if !bytes.Equal(got, want) {
+		t.Fatalf("decoded %d bytes differ from the %d bytes of the words referred to", len(got), len(want))
+	}
+}
+
+// The encoder sends words of the static dictionary that are not repeated in
+// the body as references (RFC 7932 §8), and the decoder reads them back.
+func TestBrotliEncoderUsesDictionaryWords(t *testing.T) {
+	body := []byte(`{"description":"available","information":"international","management":"development"}`)
+	var e BrotliEncoder
+	out := e.Append(nil, body)
+	words := 0
+	pos := uint32(0)
+	for _, c := range e.cmds {
+		pos += c.ins
+		if c.dcode != noDistance && c.dcode >= 16 {
+			if d := (uint32(2)+uint32(c.dcode-16)&1)<<c.dbits - 3 + c.dextra; d > pos {
+				words++
+			}
+		}
+		pos += c.copy - uint32(c.cut)
+	}
+	if words < 3 {
+		t.Errorf("%d dictionary references in %q, want at least 3", words, body)
+	}
+	if got := unbrotli(t, out); !bytes.Equal(got, body) {
+		t.Fatalf("decoded %q, want %q", got, body)
 	}
 }
