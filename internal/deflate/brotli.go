@@ -421,6 +421,13 @@ func (e *BrotliEncoder) writeCommands(src []byte) {
 // counts when smooth (see smoothForRLE), and returns the bits the code's
 // description and the symbols take.
 func (e *BrotliEncoder) code(t *brTree, freq []uint32, alphabetBits uint8, smooth bool) int {
+	// Symbols past the last one used need no code: leave them out of
+	// every pass over the alphabet.
+	n := len(freq)
+	for n > 1 && freq[n-1] == 0 {
+		n--
+	}
+	freq = freq[:n]
 	counts := freq
 	if smooth {
 		counts = e.smooth[:len(freq)]
@@ -536,7 +543,8 @@ func (t *brTree) make(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
 		t.piece(uint32(syms[0]), alphabetBits)
 		return
 	}
-	e.m.hb.build(t.code, freq, brMaxCodeLen)
+	clear(t.code.len[len(freq):])
+	e.m.hb.build(huffCode{t.code.len[:len(freq)], t.code.bits[:len(freq)]}, freq, brMaxCodeLen)
 	if used <= 4 {
 		// The lengths are 1,1 or 1,2,2 or 2,2,2,2 or 1,2,3,3; a decoder
 		// takes them in that order, so list the symbols by length.
