@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/squeezehttp/squeeze/internal/deflate"
 )
 
 // Brotli window sizes, as log2 of bytes. RFC 7932 §9.1 allows 10..24 (16 MB
@@ -37,7 +39,10 @@ var brotliBuiltin = new(brotliCodec)
 // after a long stream (BenchmarkRetainedMemory), with a 1 MB window. Bodies
 // known whole are encoded with a window just large enough for the body
 // (1 KB at least), so the client's decoder needs no more than that either;
-// their writers are pooled per quality and window.
+// their writers are pooled per quality and window. Bodies known whole of up
+// to 8 KB at qualities 3 and 4 go to squeeze's own encoder instead, about
+// 200 KB per pooled encoder plus 145 KB shared: smaller output than
+// andybalholm's quality 4 in a third of its time (see ownBrotliMaxBody).
 func Brotli() Codec { return brotliBuiltin }
 
 func (*brotliCodec) Name() string { return "br" }
@@ -52,10 +57,18 @@ func (*brotliCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 }
 
 // AppendEncode encodes src as one brotli stream appended to dst, with a
-// window just large enough for src.
+// window just large enough for src: small bodies at qualities 3 and 4 with
+// squeeze's own encoder, the rest with an andybalholm/brotli writer pooled
+// for one-shot use at that quality and window. src must not overlap dst's
+// spare capacity.
 func (c *brotliCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	if level < 0 || level > brotli.BestCompression {
 		return dst, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)
+	}
+	if ownBrotli(level, len(src)) {
+		e := brotliEncoders.Get().(*deflate.BrotliEncoder)
+		defer brotliEncoders.Put(e)
+		return e.Append(dst, src), nil
 	}
 	lgwin := brotliWindowFor(len(src), level)
 	out, err := encodeWhole(&c.whole[level][lgwin], dst, src, 0, func(w io.Writer) (Writer, error) {
@@ -66,6 +79,27 @@ func (c *brotliCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// Bodies known whole of at most ownBrotliMaxBody bytes at quality 3 or 4
+// (the default) go to squeeze's own brotli encoder (internal/deflate's
+// BrotliEncoder). On the 1 and 4 KB cuts of JSON, CSS and JavaScript of the
+// benchmark corpus its output is 0.4 to 7 % smaller than andybalholm's at
+// quality 4 and it takes 2.6 to 3.3 times less time; at quality 3 it is
+// both smaller and faster still. From 8 KB its output grows past quality
+// 4's (+0.6 to +0.9 % at 8 KB, +2 to +3.5 % at 16 KB), so larger bodies,
+// and other qualities, go to andybalholm/brotli.
+const ownBrotliMaxBody = 8 << 10
+
+// ownBrotli reports whether a body of n bytes at quality goes to the own
+// encoder.
+func ownBrotli(quality, n int) bool {
+	return (quality == 3 || quality == 4) && n <= ownBrotliMaxBody
+}
+
+// brotliEncoders pools the own encoders of one-shot encodes, about 200 KiB
+// each (hash tables and code scratch); all share the static dictionary's
+// index, built on first use (145 KB).
+var brotliEncoders = sync.Pool{New: func() any { return new(deflate.BrotliEncoder) }}
 
 // brotliWindowFor returns the log2 window for a body of n bytes at quality:
 // the smallest that holds it, within what the format allows. From quality 5

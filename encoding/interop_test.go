@@ -74,15 +74,36 @@ func TestCurlSeesRangeHeadAndConditionals(t *testing.T) {
 }
 
 // Python's zlib, gzip, brotli and zstandard modules decode each coding:
-// decoders that share no code with ours. The 1 KB body takes the one-shot
-// paths (squeeze's own DEFLATE encoder for gzip and deflate), the 100 KB
-// one klauspost's and andybalholm's encoders.
+// decoders that share no code with ours. The 1 KB bodies take the one-shot
+// paths (squeeze's own DEFLATE and brotli encoders for gzip, deflate and
+// br; the English prose brings the brotli encoder's static-dictionary
+// references, RFC 7932 §8), the 100 KB one klauspost's and andybalholm's
+// encoders.
 func TestPythonDecodesEveryCoding(t *testing.T) {
 	py := interop.Python(t, "brotli", "zstandard")
-	for _, size := range []int{1 << 10, 100 << 10} {
-		pythonDecodes(t, py, sampleText(size))
+	for _, body := range [][]byte{sampleText(1 << 10), []byte(prose), sampleText(100 << 10)} {
+		pythonDecodes(t, py, body)
 	}
 }
+
+// prose is about 1 KB of English with few repeated words, the kind of text
+// brotli's static dictionary was built from.
+const prose = `Compression trades a little work on the server for fewer bytes on ` +
+	`the network. A browser announces which codings it understands, and the ` +
+	`server picks the best one both sides support, then marks the response ` +
+	`so that caches keep separate copies for clients that asked differently. ` +
+	`Small replies are common: an application programming interface often ` +
+	`returns only a few hundred characters, where the fixed cost of starting ` +
+	`an encoder can exceed the time spent on the actual content. Brotli ships ` +
+	`with a built-in dictionary of frequent words and phrases taken from ` +
+	`documents in many languages, which lets even a short message refer to ` +
+	`text it never contained. Developers should measure before choosing ` +
+	`levels, because the highest settings rarely pay for themselves when ` +
+	`every request must be answered quickly. Security matters too: secrets ` +
+	`reflected next to attacker-controlled input can leak through the length ` +
+	`of the compressed output, so sensitive pages deserve careful review, ` +
+	`random padding, or no compression at all. Finally, remember that images, ` +
+	`video and archives are already compressed and gain nothing further.`
 
 func pythonDecodes(t *testing.T, py *interop.Peer, body []byte) {
 	sum := sha256.Sum256(body)

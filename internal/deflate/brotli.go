@@ -161,8 +161,9 @@ func (e *BrotliEncoder) Append(dst, src []byte) []byte {
 	e.bw = bitWriter{buf: dst}
 	defer func() { e.bw.buf = nil }() // dst belongs to the caller
 	if len(src) == 0 {
-		// The 16-bit window in one bit, then ISLAST and ISLASTEMPTY.
-		e.bw.write(0b110, 3)
+		// The smallest window, then ISLAST and ISLASTEMPTY.
+		e.writeWindow(brWindowBits(0))
+		e.bw.write(0b11, 2)
 		e.bw.align()
 		return e.bw.buf
 	}
