@@ -41,6 +41,7 @@ type BrotliEncoder struct {
 	codeLen       huffCode
 	smooth        [brNumCommands]uint32
 	rle           []uint16 // one code's run-length coded lengths: symbol<<8 | extra
+	dict          *brDictIndex
 	bw            bitWriter
 }
 
@@ -344,11 +345,21 @@ func (e *BrotliEncoder) words(src []byte, start, end uint32) (ins uint32) {
 	if end-start < brMinWord {
 		return end - start
 	}
-	x := brDict()
+	x := e.dict
+	if x == nil {
+		x = brDict()
+		e.dict = x
+	}
 	lits := &e.m.stats.lit
 	from := start // literals src[from:p] are not yet in a command
 	for p := start; p+brMinWord <= end; {
-		w, ok := x.match(src[p:end])
+		v := binary.LittleEndian.Uint32(src[p:])
+		h := hashDict(v)
+		if x.start[h] == x.start[h+1] {
+			p++ // most positions: no word has this hash
+			continue
+		}
+		w, ok := x.match(src[p:end], v, h)
 		if !ok {
 			p++
 			continue

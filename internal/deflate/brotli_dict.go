@@ -2,7 +2,6 @@ package deflate
 
 import (
 	_ "embed"
-	"encoding/binary"
 	"sync"
 )
 
@@ -58,7 +57,8 @@ var brDict = sync.OnceValue(func() *brDictIndex {
 		for l := brMaxWord; l >= brMinWord; l-- {
 			for i := range uint32(1) << brDictBits[l] {
 				at := x.offset[l] + uint32(l)*i
-				p := binary.LittleEndian.Uint32([]byte(brDictionary[at : at+4]))
+				d := brDictionary[at : at+4]
+				p := uint32(d[0]) | uint32(d[1])<<8 | uint32(d[2])<<16 | uint32(d[3])<<24
 				visit(hashDict(p), uint16(l)<<11|uint16(i), p)
 			}
 		}
@@ -98,13 +98,9 @@ func (w brWordRef) distance(pos uint32) uint32 {
 
 // match returns the reference that produces the longest prefix of b, at
 // least brMinWord bytes, with the fewest bytes cut on a tie; ok is false
-// when no word starts b.
-func (x *brDictIndex) match(b []byte) (best brWordRef, ok bool) {
-	if len(b) < brMinWord {
-		return best, false
-	}
-	v := binary.LittleEndian.Uint32(b)
-	h := hashDict(v)
+// when no word starts b. v is b's first four bytes, little-endian, and h
+// their hash; the caller has checked that the bucket is not empty.
+func (x *brDictIndex) match(b []byte, v, h uint32) (best brWordRef, ok bool) {
 	lo, hi := int(x.start[h]), int(x.start[h+1])
 	hi = min(hi, lo+brDictProbe)
 	for k := lo; k < hi; k++ {
