@@ -35,6 +35,9 @@ type BrotliEncoder struct {
 	cmd   [brNumCommands]uint32
 	dist  [brNumDistances]uint32
 	extra int
+	// The last four distances, the last at rb[(ri-1)&3].
+	rb [4]uint32
+	ri uint32
 	// The three prefix codes, the code-length code that describes each,
 	// and scratch space for smoothing counts.
 	lit, ins, dst brTree
@@ -170,7 +173,7 @@ func (e *BrotliEncoder) Append(dst, src []byte) []byte {
 	}
 	m := &e.m
 	m.reset(len(src))
-	m.match(src, true)
+	m.match(src)
 	e.commands(src)
 	return e.finish(src)
 }
@@ -249,13 +252,10 @@ func (e *BrotliEncoder) writeMetaBlockHeader(n int, last bool) {
 }
 
 // commands turns the match finder's tokens for src into insert-and-copy
-// commands, with words of the static dictionary in place of some literals,
-// and counts them (see add).
+// commands, with repeats of the last distance and words of the static
+// dictionary in place of some literals, and counts them (see add).
 func (e *BrotliEncoder) commands(src []byte) {
 	e.resetCommands()
-	// The last four distances, the last at rb[(ri-1)&3], as a decoder
-	// starts them (RFC 7932 §4).
-	rb, ri := [4]uint32{16, 15, 11, 4}, uint32(0)
 	ins, pos := uint32(0), uint32(0)
 	for _, t := range e.m.tokens {
 		if t&matchFlag == 0 {
@@ -263,37 +263,20 @@ func (e *BrotliEncoder) commands(src []byte) {
 			pos++
 			continue
 		}
-		ins = e.words(src, pos-ins, pos)
-		c := brCommand{ins: ins, copy: uint32(t>>16&0xff) + 3, ic: brInsertCode(ins)}
+		ins = e.literals(src, pos-ins, pos)
+		n, d := uint32(t>>16&0xff)+3, uint32(t&0xffff)+1
+		if last := e.rb[(e.ri-1)&3]; d != last && last <= pos &&
+			uint32(matchLen(src[pos-last:], src[pos:pos+n])) == n {
+			// The same bytes at the last distance, which takes fewer bits.
+			d = last
+		}
+		c := e.copyCommand(ins, n, d)
 		pos += c.copy
-		c.cc = brCopyCode(c.copy)
-		d := uint32(t&0xffff) + 1
-		switch d {
-		case rb[(ri-1)&3]:
-			c.dcode = 0
-		case rb[(ri-2)&3]:
-			c.dcode = 1
-		case rb[(ri-3)&3]:
-			c.dcode = 2
-		case rb[ri&3]:
-			c.dcode = 3
-		default:
-			c.dcode, c.dextra, c.dbits = brDistanceCode(d)
-		}
-		if c.dcode != 0 {
-			// Distance code 0 leaves the ring as it is; the others push.
-			rb[ri&3] = d
-			ri++
-		}
-		c.sym = brCommandSymbol(c.ic, c.cc, c.dcode == 0)
-		if c.sym < 128 {
-			c.dcode = noDistance
-		}
 		e.add(c)
 		ins = 0
 	}
 	if ins > 0 {
-		ins = e.words(src, pos-ins, pos)
+		ins = e.literals(src, pos-ins, pos)
 	}
 	if ins > 0 {
 		// The body ends inside this command's literals, so the decoder
@@ -304,8 +287,40 @@ func (e *BrotliEncoder) commands(src []byte) {
 	}
 }
 
-// resetCommands empties e.cmds and the counts add keeps.
+// copyCommand is the command of ins literals and then a copy of n bytes from
+// distance d back, sending d as a short code where the last distances allow
+// and keeping them as a decoder does (RFC 7932 §4).
+func (e *BrotliEncoder) copyCommand(ins, n, d uint32) brCommand {
+	c := brCommand{ins: ins, copy: n, ic: brInsertCode(ins), cc: brCopyCode(n)}
+	rb, ri := &e.rb, e.ri
+	switch d {
+	case rb[(ri-1)&3]:
+		c.dcode = 0
+	case rb[(ri-2)&3]:
+		c.dcode = 1
+	case rb[(ri-3)&3]:
+		c.dcode = 2
+	case rb[ri&3]:
+		c.dcode = 3
+	default:
+		c.dcode, c.dextra, c.dbits = brDistanceCode(d)
+	}
+	if c.dcode != 0 {
+		// Distance code 0 leaves the ring as it is; the others push.
+		rb[ri&3] = d
+		e.ri++
+	}
+	c.sym = brCommandSymbol(c.ic, c.cc, c.dcode == 0)
+	if c.sym < 128 {
+		c.dcode = noDistance
+	}
+	return c
+}
+
+// resetCommands empties e.cmds and the counts add keeps, and sets the last
+// distances as a decoder starts them (RFC 7932 §4).
 func (e *BrotliEncoder) resetCommands() {
+	e.rb, e.ri = [4]uint32{16, 15, 11, 4}, 0
 	e.cmds = e.cmds[:0]
 	clear(e.cmd[:])
 	clear(e.dist[:])
@@ -336,12 +351,13 @@ func wordCommand(ins, pos uint32, w brWordRef) brCommand {
 	return c
 }
 
-// words looks for words of the static dictionary in the literals
-// src[start:end] and sends those that take fewer bits as references than as
-// literals, each as a command of the literals before it and the word. It
-// returns the number of literals left at the end, for the command that
-// follows. A reference does not change the last distances (RFC 7932 §4).
-func (e *BrotliEncoder) words(src []byte, start, end uint32) (ins uint32) {
+// literals looks in the literals src[start:end] for repeats of the last
+// distance and for words of the static dictionary, and sends those that
+// take fewer bits than the literals they replace, each as a command of the
+// literals before it and the copy or word. It returns the number of
+// literals left at the end, for the command that follows. A word does not
+// change the last distances (RFC 7932 §4).
+func (e *BrotliEncoder) literals(src []byte, start, end uint32) (ins uint32) {
 	if end-start < brMinWord {
 		return end - start
 	}
@@ -354,6 +370,17 @@ func (e *BrotliEncoder) words(src []byte, start, end uint32) (ins uint32) {
 	from := start // literals src[from:p] are not yet in a command
 	for p := start; p+brMinWord <= end; {
 		v := binary.LittleEndian.Uint32(src[p:])
+		if d := e.rb[(e.ri-1)&3]; d <= p && binary.LittleEndian.Uint32(src[p-d:]) == v {
+			// The last distance again: a command that sends no distance.
+			n := brMinWord + uint32(matchLen(src[p-d+brMinWord:], src[p+brMinWord:end]))
+			e.add(e.copyCommand(p-from, n, d))
+			for _, b := range src[p : p+n] {
+				lits[b]--
+			}
+			p += n
+			from = p
+			continue
+		}
 		h := hashDict(v)
 		if x.start[h] == x.start[h+1] {
 			p++ // most positions: no word has this hash

@@ -46,7 +46,7 @@ func (e *WholeEncoder) Append(dst, src []byte) []byte {
 		panic("deflate: WholeEncoder body of 1 GiB or more")
 	}
 	e.reset(len(src))
-	e.match(src, false)
+	e.match(src)
 	if e.table == nil {
 		e.table = NewTable()
 	}
@@ -118,31 +118,21 @@ func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
 func hashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
 func hashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }
 
-// match turns src into tokens and counts their symbols. With repeats, it
-// first tries the distance of the last match at each position, for formats
-// that send a repeated distance in fewer bits (brotli).
-func (e *WholeEncoder) match(src []byte, repeats bool) {
+// match turns src into tokens and counts their symbols.
+func (e *WholeEncoder) match(src []byte) {
 	n, base := len(src), e.base
 	long, short := &e.long, &e.short
 	tokens := e.tokens
 	lits := &e.stats.lit
 	last := n - 8      // the last position with 8 bytes to hash (negative below 8 bytes: no matching)
 	p, pending := 0, 0 // src[pending:p] is not yet tokenised
-	lastDist := 0
 	for p <= last {
 		cv := load64(src, p)
 		hl, hs := hashLong(cv), hashShort(uint32(cv))
 		cl, cs := int(long[hl]-base), int(short[hs]-base)
 		long[hl], short[hs] = int32(p)+base, int32(p)+base
 		length, dist := 0, 0
-		if repeats && lastDist > 0 && p >= lastDist && uint32(load64(src, p-lastDist)) == uint32(cv) {
-			length, dist = 4+matchLen(src[p-lastDist+4:], src[p+4:min(n, p+maxMatch)]), lastDist
-		}
 		switch {
-		case length > 0 && (cl < 0 || p-cl > windowSize || load64(src, cl) != cv ||
-			length+2 >= 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)])):
-			// The repeated distance, unless a long match is longer by more
-			// than the bits the distance would take.
 		case cl >= 0 && p-cl <= windowSize && load64(src, cl) == cv:
 			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
 		case cs >= 0 && p-cs <= windowSize && uint32(load64(src, cs)) == uint32(cv):
@@ -172,7 +162,6 @@ func (e *WholeEncoder) match(src []byte, repeats bool) {
 			p, length = p-1, length+1
 		}
 		tokens = appendLiterals(tokens, lits, src[pending:p])
-		lastDist = dist
 		t := match(length, dist)
 		tokens = append(tokens, t)
 		e.stats.add(t)
