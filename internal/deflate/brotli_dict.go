@@ -2,6 +2,7 @@ package deflate
 
 import (
 	_ "embed"
+	"math/bits"
 	"sync"
 )
 
@@ -96,11 +97,13 @@ func (w brWordRef) distance(pos uint32) uint32 {
 	return pos + 1 + w.i + uint32(brCutTransform[w.cut])<<brDictBits[w.l]
 }
 
-// match returns the reference that produces the longest prefix of b, at
-// least brMinWord bytes, with the fewest bytes cut on a tie; ok is false
-// when no word starts b. v is b's first four bytes, little-endian, and h
-// their hash; the caller has checked that the bucket is not empty.
-func (x *brDictIndex) match(b []byte, v, h uint32) (best brWordRef, ok bool) {
+// match returns the reference to a word that saves the most bits in place
+// of the literals that start b, pos bytes into the body, and an estimate
+// of the bits it saves: 6 for each byte it produces, less the extra bits of
+// its distance. A score of 0 means no word starts b. v is b's first four
+// bytes, little-endian, and h their hash; the caller has checked that the
+// bucket is not empty.
+func (x *brDictIndex) match(b []byte, pos, v, h uint32) (best brWordRef, score int) {
 	lo, hi := int(x.start[h]), int(x.start[h+1])
 	hi = min(hi, lo+brDictProbe)
 	for k := lo; k < hi; k++ {
@@ -109,24 +112,30 @@ func (x *brDictIndex) match(b []byte, v, h uint32) (best brWordRef, ok bool) {
 		}
 		w := x.words[k]
 		l, i := uint32(w>>11), uint32(w&(1<<11-1))
+		if 6*int(l) <= score {
+			// The words left are no longer than this one: none can save
+			// more.
+			break
+		}
 		at := x.offset[l] + l*i
 		word := brDictionary[at+brMinWord : at+l]
 		n := 0
 		for n < len(word) && brMinWord+n < len(b) && word[n] == b[brMinWord+n] {
 			n++
 		}
-		if n == len(word) {
-			// The longest word that matches whole: nothing after it in the
-			// bucket produces more with fewer bytes cut.
-			return brWordRef{l, i, 0}, true
-		}
 		cut := uint32(len(word) - n)
 		if cut > brMaxCut {
 			continue
 		}
-		if r := (brWordRef{l, i, cut}); !ok || r.out() > best.out() || r.out() == best.out() && cut < best.cut {
-			best, ok = r, true
+		r := brWordRef{l, i, cut}
+		if s := 6*int(r.out()) - (bits.Len32(r.distance(pos)+3) - 2); s > score {
+			best, score = r, s
+		}
+		if cut == 0 {
+			// The longest word that matches whole: the words left produce
+			// fewer bytes.
+			break
 		}
 	}
-	return best, ok
+	return best, score
 }
