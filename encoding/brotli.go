@@ -40,9 +40,10 @@ var brotliBuiltin = new(brotliCodec)
 // known whole are encoded with a window just large enough for the body
 // (1 KB at least), so the client's decoder needs no more than that either;
 // their writers are pooled per quality and window. Bodies known whole of up
-// to 8 KB at qualities 3 and 4 go to squeeze's own encoder instead, about
-// 200 KB per pooled encoder plus 145 KB shared: smaller output than
-// andybalholm's quality 4 in a third of its time (see ownBrotliMaxBody).
+// to 8 KB at qualities 3 and 4 go to squeeze's own encoder instead, 210 to
+// 250 KB per pooled encoder plus 145 KB shared: smaller output than
+// andybalholm's quality 4 for a third of its instructions (see
+// ownBrotliMaxBody).
 func Brotli() Codec { return brotliBuiltin }
 
 func (*brotliCodec) Name() string { return "br" }
@@ -96,9 +97,9 @@ func ownBrotli(quality, n int) bool {
 	return (quality == 3 || quality == 4) && n <= ownBrotliMaxBody
 }
 
-// brotliEncoders pools the own encoders of one-shot encodes, about 200 KiB
-// each (hash tables and code scratch); all share the static dictionary's
-// index, built on first use (145 KB).
+// brotliEncoders pools the own encoders of one-shot encodes, 210 to 250 KB
+// each after 1 to 8 KB bodies (hash tables, commands and code scratch); all
+// share the static dictionary's index, built on first use (145 KB).
 var brotliEncoders = sync.Pool{New: func() any { return new(deflate.BrotliEncoder) }}
 
 // brotliWindowFor returns the log2 window for a body of n bytes at quality:
