@@ -84,10 +84,10 @@ func (c *brotliCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 // Bodies known whole of at most ownBrotliMaxBody bytes at quality 3 or 4
 // (the default) go to squeeze's own brotli encoder (internal/deflate's
 // BrotliEncoder). On the 1 and 4 KB cuts of JSON, CSS and JavaScript of the
-// benchmark corpus its output is 0.4 to 7 % smaller than andybalholm's at
-// quality 4 and it takes 2.6 to 3.3 times less time; at quality 3 it is
-// both smaller and faster still. From 8 KB its output grows past quality
-// 4's (+0.6 to +0.9 % at 8 KB, +2 to +3.5 % at 16 KB), so larger bodies,
+// benchmark corpus its output is 0.5 to 6 % smaller than andybalholm's at
+// quality 4, for 3.0 to 3.6 times fewer instructions (2.6 to 3.2 times less
+// time); quality 3 is both larger and slower than it. At 8 KB its output is
+// within 1 % of quality 4's, at 16 KB up to 3 % larger, so larger bodies,
 // and other qualities, go to andybalholm/brotli.
 const ownBrotliMaxBody = 8 << 10
 
