@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -236,5 +237,27 @@ func TestBrotliEncoderUsesDictionaryWords(t *testing.T) {
 	}
 	if got := unbrotli(t, out); !bytes.Equal(got, body) {
 		t.Fatalf("decoded %q, want %q", got, body)
+	}
+}
+
+// RFC 7932 §9.2: a body that does not compress goes out as one uncompressed
+// meta-block, at most 6 bytes longer than the body (WBITS, the meta-block
+// header, padding, the empty last meta-block), bodies of one literal-only
+// command included, whose single command symbol takes no bits.
+func TestBrotliEncoderStoresIncompressibleBodies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var e BrotliEncoder
+	for _, n := range []int{2, 10, 100, 1000, 8192, 70000} {
+		body := make([]byte, n)
+		for i := range body {
+			body[i] = byte(rng.Uint32())
+		}
+		out := e.Append(nil, body)
+		if len(out) > n+6 {
+			t.Errorf("%d random bytes took %d bytes, more than %d", n, len(out), n+6)
+		}
+		if got := unbrotli(t, out); !bytes.Equal(got, body) {
+			t.Fatalf("%d random bytes decoded differently", n)
+		}
 	}
 }
