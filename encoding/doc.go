@@ -38,7 +38,7 @@
 // Codings are pluggable through the Codec interface; Zstd, Brotli, Gzip and
 // Deflate are built in. Bodies known whole of a few KB at the default levels
 // go to squeeze's own small-body encoders for gzip, deflate and br, which
-// do a half to a third of the libraries' work for output of about the same
-// size (see Gzip and Brotli). New builds a Middleware from a Config whose
+// do 1.4 to 3.6 times less work than the libraries for output of about the
+// same size (see Gzip and Brotli). New builds a Middleware from a Config whose
 // zero value is the recommended setup.
 package encoding
