@@ -57,6 +57,8 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 			maxFreq = max(maxFreq, f)
 		}
 	}
+	// b.keys lists the symbols in symbol order unless padded or sorted.
+	inOrder := len(b.keys) >= 2 && maxFreq < countingSortLimit
 	for len(b.keys) < 2 {
 		// Pad with unused symbols: a code for one symbol would be incomplete.
 		s := uint64(0)
@@ -111,7 +113,20 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 			i++
 		}
 	}
-	h.assignCounted(&count, maxBits)
+	if !inOrder {
+		h.assignCounted(&count, maxBits)
+		return
+	}
+	// Only the symbols of b.keys have codes: assign theirs, in symbol order
+	// as canonical codes go, and clear the others'.
+	next := firstCodes(&count, maxBits)
+	clear(h.bits)
+	for _, k := range b.keys {
+		s := k & symMask
+		l := h.len[s]
+		h.bits[s] = reverseBits(next[l], l)
+		next[l]++
+	}
 }
 
 // Symbols of every alphabet (brotli's largest has 704) fit in symBits bits.
@@ -128,12 +143,18 @@ const countingSortLimit = 1 << 10
 // order, frequencies below countingSortLimit and at most maxFreq) by
 // frequency, then symbol: the order slices.Sort would give the keys.
 func (b *huffBuilder) countingSort(maxFreq uint32) {
-	var start [countingSortLimit]uint16
+	// Small blocks have small counts: zero only the buckets they can use.
+	var small [128]uint16
+	start := small[:]
+	if maxFreq >= uint32(len(small)) {
+		start = make([]uint16, countingSortLimit)
+	}
+	start = start[:maxFreq+1]
 	for _, k := range b.keys {
 		start[k>>symBits]++
 	}
 	sum := uint16(0)
-	for f := range start[:maxFreq+1] {
+	for f := range start {
 		start[f], sum = sum, sum+start[f]
 	}
 	b.order = slices.Grow(b.order, len(b.keys))[:len(b.keys)]
@@ -197,11 +218,9 @@ func (h huffCode) assign(maxBits int) {
 	h.assignCounted(&count, maxBits)
 }
 
-// assignCounted is assign given count[l], the number of symbols of length
-// l. Symbols without a code get bits 0, so that coding one by mistake adds
-// nothing stale to the stream (callers check lengths first: cost returns
-// math.MaxInt for a used symbol without a code).
-func (h huffCode) assignCounted(count *[maxCodeLen + 2]int32, maxBits int) {
+// firstCodes returns the first canonical code of each length given count[l],
+// the number of symbols of length l (RFC 1951 §3.2.2).
+func firstCodes(count *[maxCodeLen + 2]int32, maxBits int) [maxCodeLen + 2]uint16 {
 	var next [maxCodeLen + 2]uint16
 	code := uint16(0)
 	for bits := 1; bits <= maxBits; bits++ {
@@ -212,6 +231,15 @@ func (h huffCode) assignCounted(count *[maxCodeLen + 2]int32, maxBits int) {
 		code = (code + prev) << 1
 		next[bits] = code
 	}
+	return next
+}
+
+// assignCounted is assign given count[l], the number of symbols of length
+// l. Symbols without a code get bits 0, so that coding one by mistake adds
+// nothing stale to the stream (callers check lengths first: cost returns
+// math.MaxInt for a used symbol without a code).
+func (h huffCode) assignCounted(count *[maxCodeLen + 2]int32, maxBits int) {
+	next := firstCodes(count, maxBits)
 	for s, l := range h.len {
 		if l == 0 {
 			h.bits[s] = 0
