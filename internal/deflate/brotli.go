@@ -46,8 +46,8 @@ type BrotliEncoder struct {
 	lit, ins, dst brTree
 	codeLen       huffCode
 	smooth        [brNumCommands]uint32
-	rle           []uint16 // one code's run-length coded lengths: symbol<<8 | extra
-	dict          *brDictIndex
+	rle           []uint16     // one code's run-length coded lengths: symbol<<8 | extra
+	dict          *brDictIndex // brDict(), kept after the first lookup
 	bw            bitWriter
 }
 
