@@ -184,6 +184,7 @@ func appendLiterals(tokens []lzToken, lits *[numLitLen]uint32, b []byte) []lzTok
 	k := len(tokens)
 	tokens = slices.Grow(tokens, len(b))[:k+len(b)]
 	t := tokens[k:]
+	t = t[:len(b)] // the same length as b, so the loop needs no bounds check
 	for i, c := range b {
 		lits[c]++
 		t[i] = literal(c)
