@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+
+	"github.com/squeezehttp/squeeze/internal/interop"
 )
 
 func unbrotli(t testing.TB, stream []byte) []byte {
@@ -76,7 +78,8 @@ func FuzzBrotliEncoder(f *testing.F) {
 
 // corpusCuts returns the first 1 and 4 KB of the benchmark corpus's JSON
 // replies and web assets (SQUEEZE_CORPUS, else ../shared/corpus beside the
-// module root), by name; it skips the test when the corpus is missing.
+// module root), by name. A missing corpus ends the test as a missing peer
+// does: a skip, or a failure under SQUEEZE_INTEROP=require, as in CI.
 func corpusCuts(tb testing.TB) (names []string, cuts map[string][]byte) {
 	dir := os.Getenv("SQUEEZE_CORPUS")
 	if dir == "" {
@@ -86,7 +89,7 @@ func corpusCuts(tb testing.TB) (names []string, cuts map[string][]byte) {
 	for _, f := range []string{"json-1k.json", "json-4k.json", "json-16k.json", "bootstrap.min.css", "jquery-3.7.1.min.js"} {
 		data, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
-			tb.Skipf("benchmark corpus not found (set SQUEEZE_CORPUS): %v", err)
+			interop.Missing(tb, "benchmark corpus", err.Error(), "set SQUEEZE_CORPUS to its directory")
 		}
 		for _, n := range []int{1 << 10, 4 << 10} {
 			if n > len(data) {
