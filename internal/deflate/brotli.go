@@ -46,8 +46,7 @@ type BrotliEncoder struct {
 	lit, ins, dst brTree
 	codeLen       huffCode
 	smooth        [brNumCommands]uint32
-	rle           []uint16     // one code's run-length coded lengths: symbol<<8 | extra
-	dict          *brDictIndex // brDict(), kept after the first lookup
+	rle           []uint16 // one code's run-length coded lengths: symbol<<8 | extra
 	bw            bitWriter
 }
 
@@ -261,6 +260,7 @@ func (e *BrotliEncoder) writeMetaBlockHeader(n int, last bool) {
 // dictionary in place of some literals, and counts them (see add).
 func (e *BrotliEncoder) commands(src []byte) {
 	e.resetCommands()
+	x := brDict()
 	ins, pos := uint32(0), uint32(0)
 	for _, t := range e.m.tokens {
 		if t&matchFlag == 0 {
@@ -268,7 +268,7 @@ func (e *BrotliEncoder) commands(src []byte) {
 			pos++
 			continue
 		}
-		ins = e.literals(src, pos-ins, pos)
+		ins = e.literals(x, src, pos-ins, pos)
 		n, d := uint32(t>>16&0xff)+3, uint32(t&0xffff)+1
 		if last := e.rb[(e.ri-1)&3]; d != last && last <= pos &&
 			uint32(matchLen(src[pos-last:], src[pos:pos+n])) == n {
@@ -281,7 +281,7 @@ func (e *BrotliEncoder) commands(src []byte) {
 		ins = 0
 	}
 	if ins > 0 {
-		ins = e.literals(src, pos-ins, pos)
+		ins = e.literals(x, src, pos-ins, pos)
 	}
 	if ins > 0 {
 		// The body ends inside this command's literals, so the decoder
@@ -357,22 +357,26 @@ func wordCommand(ins, pos uint32, w brWordRef) brCommand {
 }
 
 // literals looks in the literals src[start:end] for repeats of the last
-// distance and for words of the static dictionary, and sends those that
+// distance and for words of the static dictionary x, and sends those that
 // take fewer bits than the literals they replace, each as a command of the
 // literals before it and the copy or word. It returns the number of
 // literals left at the end, for the command that follows. A word does not
 // change the last distances (RFC 7932 §4).
-func (e *BrotliEncoder) literals(src []byte, start, end uint32) (ins uint32) {
+func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) (ins uint32) {
 	if end-start < brMinWord {
 		return end - start
 	}
-	x := e.dict
-	if x == nil {
-		x = brDict()
-		e.dict = x
-	}
 	lits := &e.m.stats.lit
 	from := start // literals src[from:p] are not yet in a command
+	// send adds command c, which stands for the n literals at p.
+	send := func(c brCommand, p, n uint32) uint32 {
+		e.add(c)
+		for _, b := range src[p : p+n] {
+			lits[b]--
+		}
+		from = p + n
+		return from
+	}
 	// The commands sent here leave the last distance as it is.
 	d := e.rb[(e.ri-1)&3]
 	for p := start; p+brMinWord <= end; {
@@ -380,16 +384,11 @@ func (e *BrotliEncoder) literals(src []byte, start, end uint32) (ins uint32) {
 		if d <= p && binary.LittleEndian.Uint32(src[p-d:]) == v {
 			// The last distance again: a command that sends no distance.
 			n := brMinWord + uint32(matchLen(src[p-d+brMinWord:], src[p+brMinWord:end]))
-			e.add(e.copyCommand(p-from, n, d))
-			for _, b := range src[p : p+n] {
-				lits[b]--
-			}
-			p += n
-			from = p
+			p = send(e.copyCommand(p-from, n, d), p, n)
 			continue
 		}
 		h := hashDict(v)
-		if x.start[h] == x.start[h+1] {
+		if x.empty(h) {
 			p++ // most positions: no word has this hash
 			continue
 		}
@@ -401,12 +400,7 @@ func (e *BrotliEncoder) literals(src []byte, start, end uint32) (ins uint32) {
 			p++
 			continue
 		}
-		e.add(wordCommand(p-from, p, w))
-		for _, b := range src[p : p+w.out()] {
-			lits[b]--
-		}
-		p += w.out()
-		from = p
+		p = send(wordCommand(p-from, p, w), p, w.out())
 	}
 	return end - from
 }

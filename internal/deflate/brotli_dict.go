@@ -80,6 +80,9 @@ var brDict = sync.OnceValue(func() *brDictIndex {
 
 func hashDict(v uint32) uint32 { return (v * 0x1e35a7bd) >> (32 - brDictHashBits) }
 
+// empty reports whether no word falls in hash bucket h.
+func (x *brDictIndex) empty(h uint32) bool { return x.start[h] == x.start[h+1] }
+
 // brWordRef is a reference to a dictionary word: length l, index i among
 // the words of that length, the last cut bytes omitted.
 type brWordRef struct {
@@ -101,8 +104,7 @@ func (w brWordRef) distance(pos uint32) uint32 {
 // of the literals that start b, pos bytes into the body, and an estimate
 // of the bits it saves: 6 for each byte it produces, less the extra bits of
 // its distance. A score of 0 means no word starts b. v is b's first four
-// bytes, little-endian, and h their hash; the caller has checked that the
-// bucket is not empty.
+// bytes, little-endian, and h their hash, a bucket that is not empty.
 func (x *brDictIndex) match(b []byte, pos, v, h uint32) (best brWordRef, score int) {
 	lo, hi := int(x.start[h]), int(x.start[h+1])
 	hi = min(hi, lo+brDictProbe)
