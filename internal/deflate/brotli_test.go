@@ -53,13 +53,21 @@ func TestBrotliLengthCodes(t *testing.T) {
 func TestBrotliDistanceCodes(t *testing.T) {
 	for d := uint32(1); d < 1<<24; d += 1 + d>>5 {
 		code, extra, nbits := brDistanceCode(d)
-		k := uint32(code) - 16
-		nd := 1 + k>>1
-		offset := (2+k&1)<<nd - 4
-		if uint32(nbits) != nd || extra >= 1<<nd || offset+extra+1 != d {
-			t.Fatalf("distance %d: symbol %d, %d extra bits of value %d decode as %d", d, code, nbits, extra, offset+extra+1)
+		got, nd := decodeBrotliDistance(code, extra)
+		if nbits != nd || extra >= 1<<nd || got != d {
+			t.Fatalf("distance %d: symbol %d, %d extra bits of value %d decode as %d", d, code, nbits, extra, got)
 		}
 	}
+}
+
+// decodeBrotliDistance decodes distance symbol code (16 or more) with its
+// extra bits as RFC 7932 §4 does for NPOSTFIX and NDIRECT 0, returning the
+// distance and the number of extra bits the symbol takes.
+func decodeBrotliDistance(code uint8, extra uint32) (d uint32, nbits uint8) {
+	k := uint32(code) - 16
+	nd := 1 + k>>1
+	offset := (2+k&1)<<nd - 4
+	return offset + extra + 1, uint8(nd)
 }
 
 func FuzzBrotliEncoder(f *testing.F) {
@@ -229,7 +237,7 @@ func TestBrotliEncoderUsesDictionaryWords(t *testing.T) {
 	for _, c := range e.cmds {
 		pos += c.ins
 		if c.dcode != noDistance && c.dcode >= 16 {
-			if d := (uint32(2)+uint32(c.dcode-16)&1)<<c.dbits - 3 + c.dextra; d > pos {
+			if d, _ := decodeBrotliDistance(c.dcode, c.dextra); d > pos {
 				words++
 			}
 		}
