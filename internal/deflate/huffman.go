@@ -49,14 +49,18 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 	clear(h.len)
 	// Sort symbols by frequency, then symbol, as frequency<<symBits | symbol
 	// keys.
-	b.keys = b.keys[:0]
-	maxFreq := uint32(0)
+	// Room for every symbol and two pads, so that collecting the keys
+	// checks no capacity.
+	keys := slices.Grow(b.keys[:0], len(freq)+2)[:len(freq)]
+	k, maxFreq := 0, uint32(0)
 	for s, f := range freq {
 		if f > 0 {
-			b.keys = append(b.keys, uint64(f)<<symBits|uint64(s))
+			keys[k] = uint64(f)<<symBits | uint64(s)
+			k++
 			maxFreq = max(maxFreq, f)
 		}
 	}
+	b.keys = keys[:k]
 	// b.keys lists the symbols in symbol order unless padded or sorted.
 	inOrder := len(b.keys) >= 2 && maxFreq < countingSortLimit
 	for len(b.keys) < 2 {
@@ -170,23 +174,24 @@ func (b *huffBuilder) countingSort(maxFreq uint32) {
 func minimumRedundancy(a []int32) {
 	n := len(a)
 	root, leaf := 0, 0
-	for next := 0; next < n-1; next++ {
-		for child := range 2 {
-			var f int32
-			if leaf >= n || (root < next && a[root] < a[leaf]) {
-				f = a[root]
-				a[root] = int32(next)
-				root++
-			} else {
-				f = a[leaf]
-				leaf++
-			}
-			if child == 0 {
-				a[next] = f
-			} else {
-				a[next] += f
-			}
+	// pick returns the smaller of the next leaf and the next internal
+	// node (at most next), turning a consumed node into its parent's index.
+	pick := func(next int) int32 {
+		if leaf >= n || (root < next && a[root] < a[leaf]) {
+			f := a[root]
+			a[root] = int32(next)
+			root++
+			return f
 		}
+		f := a[leaf]
+		leaf++
+		return f
+	}
+	// Each internal node's weight is its two children's: the two smallest
+	// of what is left.
+	for next := 0; next < n-1; next++ {
+		f := pick(next)
+		a[next] = f + pick(next)
 	}
 	a[n-2] = 0
 	for next := n - 3; next >= 0; next-- {
