@@ -132,7 +132,7 @@ func alphabetEntropy(freq []uint32) float64 {
 type Table struct {
 	lit, dist huffCode
 	codeLen   huffCode
-	header    []uint32 // header pieces, value<<5 | bit count
+	header    []uint32 // the header's bits, LSB-first, 32 to a word
 	bits      int      // header size in bits
 	// seen is the decayed sum of the statistics of the blocks the codes
 	// were built at: codes built from it also cover symbols that recent
@@ -176,7 +176,6 @@ func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
 	// sequence (RFC 1951 §3.2.7: codes 16, 17, 18).
 	var lens [numLitLen + numDist]uint8
 	seq := append(append(lens[:0], t.lit.len[:nlit]...), t.dist.len[:ndist]...)
-	t.header, t.bits = t.header[:0], 0
 	var clFreq [numCodeLen]uint32
 	type run struct{ sym, extra, extraBits uint8 }
 	var runs [numLitLen + numDist]run
@@ -221,18 +220,46 @@ func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
 	for nclen > 4 && cl.len[codeLenOrder[nclen-1]] == 0 {
 		nclen--
 	}
-	t.piece(uint32(nlit-257), 5)
-	t.piece(uint32(ndist-1), 5)
-	t.piece(uint32(nclen-4), 4)
+	// The header's bits, packed as they go out: a run's code and extra bits
+	// (at most 7 + 7) together.
+	h := headerBits{words: t.header[:0]}
+	h.put(uint32(nlit-257)|uint32(ndist-1)<<5|uint32(nclen-4)<<10, 14)
 	for _, s := range codeLenOrder[:nclen] {
-		t.piece(uint32(cl.len[s]), 3)
+		h.put(uint32(cl.len[s]), 3)
 	}
 	for _, r := range runs[:nr] {
-		t.piece(uint32(cl.bits[r.sym]), cl.len[r.sym])
-		if r.extraBits > 0 {
-			t.piece(uint32(r.extra), r.extraBits)
-		}
+		l := cl.len[r.sym]
+		h.put(uint32(cl.bits[r.sym])|uint32(r.extra)<<l, l+r.extraBits)
 	}
+	t.header, t.bits = h.end()
+}
+
+// headerBits packs a dynamic header's bits into 32-bit words.
+type headerBits struct {
+	words []uint32
+	acc   uint64
+	n     uint
+	total int
+}
+
+// put adds the low n bits of v, at most 32.
+func (h *headerBits) put(v uint32, n uint8) {
+	h.acc |= uint64(v) << (h.n & 63)
+	h.n += uint(n)
+	h.total += int(n)
+	if h.n >= 32 {
+		h.words = append(h.words, uint32(h.acc))
+		h.acc >>= 32
+		h.n -= 32
+	}
+}
+
+// end returns the words, the last one partial, and the count of bits.
+func (h *headerBits) end() ([]uint32, int) {
+	if h.n > 0 {
+		h.words = append(h.words, uint32(h.acc))
+	}
+	return h.words, h.total
 }
 
 // decay halves the weight of what was seen and adds freq, keeping every
@@ -243,11 +270,6 @@ func decay(seen, freq []uint32) {
 			seen[i] = max(w/2+f, 1)
 		}
 	}
-}
-
-func (t *Table) piece(v uint32, n uint8) {
-	t.header = append(t.header, v<<5|uint32(n))
-	t.bits += int(n)
 }
 
 // Block types (RFC 1951 §3.2.3), the two bits after BFINAL.
@@ -269,8 +291,8 @@ func (w *bitWriter) blockHeader(final bool, btype uint32) {
 // writeDynamic writes tokens as a dynamic block with t's codes and header.
 func (t *Table) writeDynamic(w *bitWriter, final bool, tokens []lzToken) {
 	w.blockHeader(final, dynamicBlock)
-	for _, p := range t.header {
-		w.write(p>>5, uint8(p&31))
+	for i, v := range t.header {
+		w.write(v, uint8(min(32, t.bits-32*i)))
 	}
 	writeTokens(w, tokens, t.lit, t.dist)
 }
