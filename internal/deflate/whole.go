@@ -31,6 +31,8 @@ type WholeEncoder struct {
 const (
 	longHashBits  = 15
 	shortHashBits = 14
+	// lightMax is the longest body matched the light way (matchLight).
+	lightMax = 2 << 10
 	// windowSize is the farthest a DEFLATE back-reference reaches.
 	windowSize = 32768
 	// maxStored is the most bytes one stored block holds.
@@ -47,6 +49,12 @@ func (e *WholeEncoder) Append(dst, src []byte) []byte {
 	}
 	e.reset(len(src))
 	e.match(src)
+	return e.block(dst, src)
+}
+
+// block appends the final block of src, whose tokens and counts are in e,
+// to dst.
+func (e *WholeEncoder) block(dst, src []byte) []byte {
 	if e.table == nil {
 		e.table = NewTable()
 	}
@@ -118,8 +126,20 @@ func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
 func hashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
 func hashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }
 
-// match turns src into tokens and counts their symbols.
+// match turns src into tokens and counts their symbols, the light way for
+// bodies of up to lightMax bytes.
 func (e *WholeEncoder) match(src []byte) {
+	if len(src) <= lightMax {
+		e.matchLight(src)
+	} else {
+		e.matchAll(src)
+	}
+}
+
+// matchAll is match for bodies above lightMax: both hash tables probed and
+// updated at every position visited, three positions of each match
+// indexed.
+func (e *WholeEncoder) matchAll(src []byte) {
 	n, base := len(src), e.base
 	long, short := &e.long, &e.short
 	// The tokens and counts are used through e, not locals: with fewer
@@ -137,19 +157,7 @@ func (e *WholeEncoder) match(src []byte) {
 		case cl >= 0 && p-cl <= windowSize && load64(src, cl) == cv:
 			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
 		case cs >= 0 && p-cs <= windowSize && uint32(load64(src, cs)) == uint32(cv):
-			length, dist = 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs
-			// A short match gives way to a long one starting a byte later.
-			if q := p + 1; q <= last {
-				cv1 := load64(src, q)
-				h1 := hashLong(cv1)
-				c1 := int(long[h1] - base)
-				long[h1] = int32(q) + base
-				if c1 >= 0 && q-c1 <= windowSize && load64(src, c1) == cv1 {
-					if l1 := 8 + matchLen(src[c1+8:], src[q+8:min(n, q+maxMatch)]); l1 > length {
-						p, length, dist = q, l1, q-c1
-					}
-				}
-			}
+			p, length, dist = e.lazy(src, p, 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs)
 		default:
 			// Skip faster the longer nothing has matched. The stride is not
 			// capped (a cap cost 1-2 % at 1-4 KB): after tens of KB without
@@ -158,17 +166,10 @@ func (e *WholeEncoder) match(src []byte) {
 			p += 1 + (p-pending)>>6
 			continue
 		}
-		// Extend the match backwards over bytes not yet tokenised.
-		for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
-			p, length = p-1, length+1
-		}
-		t := match(length, dist)
-		e.tokens = append(appendLiterals(e.tokens, &e.stats.lit, src[pending:p]), t)
-		e.stats.add(t)
-		end := p + length
+		start, end := e.emit(src, pending, p, length, dist)
 		// Index a few positions inside the match: the next match often
 		// starts at its end.
-		for _, q := range [...]int{p + 1, end - 2, end - 1} {
+		for _, q := range [...]int{start + 1, end - 2, end - 1} {
 			if q <= last {
 				v := load64(src, q)
 				long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
@@ -177,6 +178,81 @@ func (e *WholeEncoder) match(src []byte) {
 		p, pending = end, end
 	}
 	e.tokens = appendLiterals(e.tokens, &e.stats.lit, src[pending:])
+}
+
+// matchLight is matchAll made cheaper in two ways that cost bodies of up
+// to lightMax bytes almost nothing: the 8-byte table is probed and updated
+// only where the 4-byte one found a match, and only a match's last
+// position is indexed. On the corpus's 1 KB cuts the encoder does 10 %
+// less work for output within 0.2 % of matchAll's
+// (TestWholeEncoderLightMatching); at 4 KB the sparser 8-byte table would
+// cost about 1 % more bytes, hence lightMax. It skips through literals as
+// matchAll does.
+func (e *WholeEncoder) matchLight(src []byte) {
+	n, base := len(src), e.base
+	long, short := &e.long, &e.short
+	last := n - 8
+	p, pending := 0, 0
+	for p <= last {
+		cv := load64(src, p)
+		hs := hashShort(uint32(cv))
+		cs := int(short[hs] - base)
+		short[hs] = int32(p) + base
+		if cs < 0 || p-cs > windowSize || uint32(load64(src, cs)) != uint32(cv) {
+			p += 1 + (p-pending)>>6
+			continue
+		}
+		hl := hashLong(cv)
+		cl := int(long[hl] - base)
+		long[hl] = int32(p) + base
+		var length, dist int
+		if cl >= 0 && p-cl <= windowSize && load64(src, cl) == cv {
+			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
+		} else {
+			p, length, dist = e.lazy(src, p, 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs)
+		}
+		_, end := e.emit(src, pending, p, length, dist)
+		if q := end - 1; q <= last {
+			v := load64(src, q)
+			long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+		}
+		p, pending = end, end
+	}
+	e.tokens = appendLiterals(e.tokens, &e.stats.lit, src[pending:])
+}
+
+// lazy lets a 4-byte match of length at p, dist back, give way to a long
+// one starting a byte later, found in the 8-byte table (which it updates),
+// and returns the match kept.
+func (e *WholeEncoder) lazy(src []byte, p, length, dist int) (int, int, int) {
+	q := p + 1
+	if q > len(src)-8 {
+		return p, length, dist
+	}
+	cv := load64(src, q)
+	h := hashLong(cv)
+	c := int(e.long[h] - e.base)
+	e.long[h] = int32(q) + e.base
+	if c >= 0 && q-c <= windowSize && load64(src, c) == cv {
+		if l := 8 + matchLen(src[c+8:], src[q+8:min(len(src), q+maxMatch)]); l > length {
+			return q, l, q - c
+		}
+	}
+	return p, length, dist
+}
+
+// emit extends the match of length at p, dist back, backwards over the
+// bytes not yet tokenised (src[pending:p]), appends their literals and
+// the match to the tokens, counts them, and returns where the match
+// starts and ends.
+func (e *WholeEncoder) emit(src []byte, pending, p, length, dist int) (start, end int) {
+	for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
+		p, length = p-1, length+1
+	}
+	t := match(length, dist)
+	e.tokens = append(appendLiterals(e.tokens, &e.stats.lit, src[pending:p]), t)
+	e.stats.add(t)
+	return p, p + length
 }
 
 // appendLiterals appends a literal token for each byte of b and counts it.

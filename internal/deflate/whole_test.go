@@ -123,7 +123,8 @@ func TestWholeEncoderWrapsItsPositions(t *testing.T) {
 	}
 }
 
-// FuzzWholeEncoder compresses two arbitrary bodies in turn with one encoder
+// FuzzWholeEncoder compresses two arbitrary bodies in turn with one encoder,
+// then the two together repeated past lightMax (so that both matchers run),
 // and has compress/flate read each back.
 func FuzzWholeEncoder(f *testing.F) {
 	f.Add([]byte("hello hello hello"), []byte("hello"))
@@ -131,12 +132,48 @@ func FuzzWholeEncoder(f *testing.F) {
 	f.Add(wholeShapes()["json"][:3000], wholeShapes()["far"][:1000])
 	var e WholeEncoder
 	f.Fuzz(func(t *testing.T, first, second []byte) {
-		for _, body := range [][]byte{first, second} {
+		both := append(append([]byte(nil), first...), second...)
+		long := bytes.Repeat(both, lightMax/(len(both)+1)+1)
+		for _, body := range [][]byte{first, second, long} {
 			if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
 				t.Fatalf("%d bytes decoded differently", len(body))
 			}
 		}
 	})
+}
+
+// Bodies of up to lightMax bytes go to matchLight, which compress/flate
+// reads back like matchAll's (every shape cut around the bound), and whose
+// output on the corpus's 1 KB cuts is within 1 % of matchAll's: the claim
+// behind lightMax.
+func TestWholeEncoderLightMatching(t *testing.T) {
+	var e WholeEncoder
+	for name, shape := range wholeShapes() {
+		for _, n := range []int{9, 100, lightMax - 1, lightMax, lightMax + 1} {
+			body := shape[:min(n, len(shape))]
+			if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
+				t.Fatalf("%s[:%d]: decoded differently", name, len(body))
+			}
+		}
+	}
+	names, cuts := corpusCuts(t)
+	for _, name := range names {
+		src := cuts[name]
+		if len(src) > lightMax {
+			continue
+		}
+		light := e.Append(nil, src)
+		e.reset(len(src))
+		e.matchAll(src)
+		all := e.block(nil, src)
+		if got := inflate(t, all); !bytes.Equal(got, src) {
+			t.Fatalf("%s: matchAll's stream decoded differently", name)
+		}
+		t.Logf("%s: light %d bytes, all %d", name, len(light), len(all))
+		if float64(len(light)) > 1.01*float64(len(all)) {
+			t.Errorf("%s: light matching %d bytes, more than 1 %% over matchAll's %d", name, len(light), len(all))
+		}
+	}
 }
 
 // RFC 1951 §3.2.5: distances reach at most 32 768 bytes back. Random data
