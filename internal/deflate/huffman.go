@@ -76,38 +76,34 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 		b.countingSort(maxFreq)
 	} else {
 		slices.Sort(b.keys)
+		b.depth = b.depth[:0]
 		for _, k := range b.keys {
 			b.order = append(b.order, uint16(k&symMask))
+			b.depth = append(b.depth, int32(k>>symBits))
 		}
 	}
-	n := len(b.order)
-	b.depth = slices.Grow(b.depth[:0], n)[:n]
-	a := b.depth
-	for i, s := range b.order {
-		a[i] = int32(max(freq[s], 1))
-	}
-	minimumRedundancy(a)
-	// a[i] is now the length of b.order[i], non-increasing in i. Limit it.
+	// b.depth holds the frequencies in b.order's order. Pads have
+	// frequency 0, which is harmless: with two symbols, both take 1 bit
+	// whatever their frequencies.
 	var count [maxCodeLen + 2]int32
-	for _, l := range a {
-		count[min(int(l), maxBits)]++
-	}
-	// Clamping made the Kraft sum, in units of 2^-maxBits, exceed one. As
-	// in zlib's trees.c gen_bitlen, each step moves a shorter leaf one
-	// level down and hangs a maxBits leaf beside it, lowering the sum by
-	// exactly one unit, so the code ends complete.
-	kraft := 0
-	for l := 1; l <= maxBits; l++ {
-		kraft += int(count[l]) << (maxBits - l)
-	}
-	for ; kraft > 1<<maxBits; kraft-- {
-		bits := maxBits - 1
-		for count[bits] == 0 {
-			bits--
+	if minimumRedundancy(b.depth, &count, maxBits) {
+		// Clamping made the Kraft sum, in units of 2^-maxBits, exceed one.
+		// As in zlib's trees.c gen_bitlen, each step moves a shorter leaf
+		// one level down and hangs a maxBits leaf beside it, lowering the
+		// sum by exactly one unit, so the code ends complete.
+		kraft := 0
+		for l := 1; l <= maxBits; l++ {
+			kraft += int(count[l]) << (maxBits - l)
 		}
-		count[bits]--
-		count[bits+1] += 2
-		count[maxBits]--
+		for ; kraft > 1<<maxBits; kraft-- {
+			bits := maxBits - 1
+			for count[bits] == 0 {
+				bits--
+			}
+			count[bits]--
+			count[bits+1] += 2
+			count[maxBits]--
+		}
 	}
 	// The least frequent symbols take the longest codes.
 	i := 0
@@ -145,7 +141,9 @@ const countingSortLimit = 1 << 10
 
 // countingSort appends to b.order the symbols of b.keys (collected in symbol
 // order, frequencies below countingSortLimit and at most maxFreq) by
-// frequency, then symbol: the order slices.Sort would give the keys.
+// frequency, then symbol: the order slices.Sort would give the keys. It
+// sets b.depth to their frequencies in that order, for minimumRedundancy,
+// since it has them at hand.
 func (b *huffBuilder) countingSort(maxFreq uint32) {
 	// Small blocks have small counts: zero only the buckets they can use.
 	var small [128]uint16
@@ -161,17 +159,25 @@ func (b *huffBuilder) countingSort(maxFreq uint32) {
 	for f := range start {
 		start[f], sum = sum, sum+start[f]
 	}
-	b.order = slices.Grow(b.order, len(b.keys))[:len(b.keys)]
+	n := len(b.keys)
+	b.order = slices.Grow(b.order, n)[:n]
+	b.depth = slices.Grow(b.depth[:0], n)[:n]
 	for _, k := range b.keys {
-		b.order[start[k>>symBits]] = uint16(k & symMask)
-		start[k>>symBits]++
+		f := k >> symBits
+		i := start[f]
+		b.order[i] = uint16(k & symMask)
+		b.depth[i] = int32(f)
+		start[f]++
 	}
 }
 
-// minimumRedundancy turns a, frequencies in non-decreasing order, into the
-// code lengths of a Huffman code, in place (Moffat and Katajainen, "In-place
-// calculation of minimum-redundancy codes", 1995).
-func minimumRedundancy(a []int32) {
+// minimumRedundancy counts in count[l] the leaves at depth l of a Huffman
+// tree for a, frequencies in non-decreasing order (Moffat and Katajainen,
+// "In-place calculation of minimum-redundancy codes", 1995), and reports
+// whether it counted any deeper than maxBits at maxBits. It works in place
+// and leaves a destroyed: the least frequent symbols take the deepest
+// leaves, so the counts are all a caller needs.
+func minimumRedundancy(a []int32, count *[maxCodeLen + 2]int32, maxBits int) (clamped bool) {
 	n := len(a)
 	root, leaf := 0, 0
 	// pick returns the smaller of the next leaf and the next internal
@@ -197,20 +203,20 @@ func minimumRedundancy(a []int32) {
 	for next := n - 3; next >= 0; next-- {
 		a[next] = a[a[next]] + 1
 	}
-	avail, used, depth := 1, 0, int32(0)
-	root, next := n-2, n-1
+	// a[:n-1] now holds the internal nodes' depths, non-decreasing from the
+	// root at n-2 down; the slots a level has that no internal node takes
+	// are its leaves.
+	avail, used, depth := 1, 0, 0
+	root = n - 2
 	for avail > 0 {
-		for root >= 0 && a[root] == depth {
+		for root >= 0 && int(a[root]) == depth {
 			used++
 			root--
 		}
-		for avail > used {
-			a[next] = depth
-			next--
-			avail--
-		}
+		count[min(depth, maxBits)] += int32(avail - used)
 		avail, used, depth = 2*used, 0, depth+1
 	}
+	return depth-1 > maxBits
 }
 
 // assign gives every symbol with a length its canonical code (RFC 1951
