@@ -106,12 +106,12 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 		}
 	}
 	// The least frequent symbols take the longest codes.
-	i := 0
+	lens, order := h.len, b.order
 	for l := maxBits; l >= 1; l-- {
-		for range count[l] {
-			h.len[b.order[i]] = uint8(l)
-			i++
+		for _, s := range order[:count[l]] {
+			lens[s] = uint8(l)
 		}
+		order = order[count[l]:]
 	}
 	if !inOrder {
 		h.assignCounted(&count, maxBits)
@@ -121,10 +121,18 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 	// as canonical codes go, and clear the others'.
 	next := firstCodes(&count, maxBits)
 	clear(h.bits)
-	for _, k := range b.keys {
+	h.assignKeys(b.keys, &next)
+}
+
+// assignKeys gives the symbols of keys, in symbol order, their canonical
+// codes from next, the first code of each length. The slices are copied to
+// locals so that the compiler keeps them in registers.
+func (h huffCode) assignKeys(keys []uint64, next *[maxCodeLen + 2]uint16) {
+	lens, codes := h.len, h.bits
+	for _, k := range keys {
 		s := k & symMask
-		l := h.len[s]
-		h.bits[s] = reverseBits(next[l], l)
+		l := lens[s]
+		codes[s] = reverseBits(next[l], l)
 		next[l]++
 	}
 }
@@ -261,7 +269,9 @@ func (h huffCode) assignCounted(count *[maxCodeLen + 2]int32, maxBits int) {
 	}
 }
 
-func reverseBits(c uint16, n uint8) uint16 { return bits.Reverse16(c) >> (16 - n) }
+// reverseBits returns the n low bits of c, n from 1 to 15, reversed. The
+// mask spares the compiler a check for shifts of 16 or more.
+func reverseBits(c uint16, n uint8) uint16 { return bits.Reverse16(c) >> ((16 - n) & 15) }
 
 // cost is the number of bits the symbols counted in freq take with code h,
 // or math.MaxInt if h has no code for one of them.
