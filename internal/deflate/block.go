@@ -173,49 +173,54 @@ func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
 		ndist--
 	}
 	// Run-length encode the code lengths of both alphabets as one
-	// sequence (RFC 1951 §3.2.7: codes 16, 17, 18).
-	var lens [numLitLen + numDist]uint8
-	seq := append(append(lens[:0], t.lit.len[:nlit]...), t.dist.len[:ndist]...)
-	var clFreq [numCodeLen]uint32
-	type run struct{ sym, extra, extraBits uint8 }
-	var runs [numLitLen + numDist]run
+	// sequence (RFC 1951 §3.2.7: codes 16, 17, 18), each run a code-length
+	// symbol and its extra bits' value, sym | extra<<8. The arrays are
+	// larger than needed and indexed masked, so that the compiler checks no
+	// bounds in the loop, and the lengths end with a sentinel no length
+	// equals, so that scanning a run checks no end.
+	var lens [512]uint8
+	nseq := copy(lens[:], t.lit.len[:nlit])
+	nseq += copy(lens[nseq:], t.dist.len[:ndist])
+	lens[nseq] = 0xff
+	var clFreq [32]uint32
+	var runs [512]uint16
 	nr := 0
-	for i := 0; i < len(seq); {
-		l, n := seq[i], 1
-		for i+n < len(seq) && seq[i+n] == l {
+	for i := 0; i < nseq; {
+		l, n := lens[i], 1
+		for lens[(i+n)&511] == l {
 			n++
 		}
 		i += n
-		for n > 0 {
-			switch {
-			case l == 0 && n >= 11:
+		if l == 0 {
+			for ; n >= 11; nr++ {
 				k := min(n, 138)
-				runs[nr], n = run{18, uint8(k - 11), 7}, n-k
-			case l == 0 && n >= 3:
-				k := min(n, 10)
-				runs[nr], n = run{17, uint8(k - 3), 3}, n-k
-			case l != 0 && n >= 4:
-				// Send the length once, then repeat it 3 to 6 times.
-				runs[nr] = run{l, 0, 0}
-				clFreq[l]++
-				nr++
-				n--
-				for n >= 3 {
-					k := min(n, 6)
-					runs[nr], n = run{16, uint8(k - 3), 2}, n-k
-					clFreq[16]++
-					nr++
-				}
-				continue
-			default:
-				runs[nr], n = run{l, 0, 0}, n-1
+				runs[nr&511], n = 18|uint16(k-11)<<8, n-k
+				clFreq[18]++
 			}
-			clFreq[runs[nr].sym]++
+			if n >= 3 {
+				runs[nr&511], n = 17|uint16(n-3)<<8, 0
+				clFreq[17]++
+				nr++
+			}
+		} else if n >= 4 {
+			// Send the length once, then repeat it 3 to 6 times.
+			runs[nr&511], n = uint16(l), n-1
+			clFreq[l&31]++
+			nr++
+			for ; n >= 3; nr++ {
+				k := min(n, 6)
+				runs[nr&511], n = 16|uint16(k-3)<<8, n-k
+				clFreq[16]++
+			}
+		}
+		for ; n > 0; n-- {
+			runs[nr&511] = uint16(l)
+			clFreq[l&31]++
 			nr++
 		}
 	}
 	cl := t.codeLen
-	b.build(cl, clFreq[:], 7)
+	b.build(cl, clFreq[:numCodeLen], 7)
 	nclen := numCodeLen
 	for nclen > 4 && cl.len[codeLenOrder[nclen-1]] == 0 {
 		nclen--
@@ -227,9 +232,22 @@ func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
 	for _, s := range codeLenOrder[:nclen] {
 		h.put(uint32(cl.len[s]), 3)
 	}
+	// Each code-length symbol's code, its length, and n, the bits it
+	// takes with its extra bits.
+	type clPiece struct {
+		code   uint32
+		len, n uint8
+	}
+	var pieces [32]clPiece
+	for s := range numCodeLen {
+		pieces[s] = clPiece{uint32(cl.bits[s]), cl.len[s], cl.len[s]}
+	}
+	pieces[16].n += 2
+	pieces[17].n += 3
+	pieces[18].n += 7
 	for _, r := range runs[:nr] {
-		l := cl.len[r.sym]
-		h.put(uint32(cl.bits[r.sym])|uint32(r.extra)<<l, l+r.extraBits)
+		p := pieces[r&31]
+		h.put(p.code|uint32(r>>8)<<p.len, p.n)
 	}
 	t.header, t.bits = h.end()
 }
