@@ -247,7 +247,9 @@ func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
 	pieces[18].n += 7
 	for _, r := range runs[:nr] {
 		p := pieces[r&31]
-		h.put(p.code|uint32(r>>8)<<p.len, p.n)
+		// The mask (a length is at most 7) spares a check for shifts of 32
+		// or more.
+		h.put(p.code|uint32(r>>8)<<(p.len&31), p.n)
 	}
 	t.header, t.bits = h.end()
 }
