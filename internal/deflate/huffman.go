@@ -168,15 +168,16 @@ func (b *huffBuilder) countingSort(maxFreq uint32) {
 		start[f], sum = sum, sum+start[f]
 	}
 	n := len(b.keys)
-	b.order = slices.Grow(b.order, n)[:n]
-	b.depth = slices.Grow(b.depth[:0], n)[:n]
+	order := slices.Grow(b.order, n)[:n]
+	depth := slices.Grow(b.depth[:0], n)[:n]
 	for _, k := range b.keys {
 		f := k >> symBits
 		i := start[f]
-		b.order[i] = uint16(k & symMask)
-		b.depth[i] = int32(f)
+		order[i] = uint16(k & symMask)
+		depth[i] = int32(f)
 		start[f]++
 	}
+	b.order, b.depth = order, depth
 }
 
 // minimumRedundancy counts in count[l] the leaves at depth l of a Huffman
