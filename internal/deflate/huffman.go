@@ -181,17 +181,18 @@ func (b *huffBuilder) countingSort(maxFreq uint32) {
 }
 
 // minimumRedundancy counts in count[l] the leaves at depth l of a Huffman
-// tree for a, frequencies in non-decreasing order (Moffat and Katajainen,
+// tree for a, at least two frequencies in non-decreasing order (Moffat and Katajainen,
 // "In-place calculation of minimum-redundancy codes", 1995), and reports
 // whether it counted any deeper than maxBits at maxBits. It works in place
 // and leaves a destroyed: the least frequent symbols take the deepest
 // leaves, so the counts are all a caller needs.
 func minimumRedundancy(a []int32, count *[maxCodeLen + 2]int32, maxBits int) (clamped bool) {
-	n := len(a)
-	root, leaf := 0, 0
+	// Unsigned indexes let the compiler prove most of them in bounds.
+	n := uint(len(a))
+	root, leaf := uint(0), uint(0)
 	// pick returns the smaller of the next leaf and the next internal
 	// node (at most next), turning a consumed node into its parent's index.
-	pick := func(next int) int32 {
+	pick := func(next uint) int32 {
 		if leaf >= n || (root < next && a[root] < a[leaf]) {
 			f := a[root]
 			a[root] = int32(next)
@@ -204,20 +205,19 @@ func minimumRedundancy(a []int32, count *[maxCodeLen + 2]int32, maxBits int) (cl
 	}
 	// Each internal node's weight is its two children's: the two smallest
 	// of what is left.
-	for next := 0; next < n-1; next++ {
+	for next := uint(0); next < n-1; next++ {
 		f := pick(next)
 		a[next] = f + pick(next)
 	}
 	a[n-2] = 0
-	for next := n - 3; next >= 0; next-- {
+	for next := int(n) - 3; next >= 0; next-- {
 		a[next] = a[a[next]] + 1
 	}
 	// a[:n-1] now holds the internal nodes' depths, non-decreasing from the
 	// root at n-2 down; the slots a level has that no internal node takes
 	// are its leaves.
 	avail, used, depth := 1, 0, 0
-	root = n - 2
-	for avail > 0 {
+	for root := int(n) - 2; avail > 0; {
 		for root >= 0 && int(a[root]) == depth {
 			used++
 			root--
