@@ -215,8 +215,8 @@ func (e *BrotliEncoder) finish(src []byte) []byte {
 	// (2 bits), one literal and one distance prefix code (1 bit each).
 	e.bw.write(0, 13)
 	for _, t := range []*brTree{&e.lit, &e.ins, &e.dst} {
-		for _, p := range t.header {
-			e.bw.write(p>>5, uint8(p&31))
+		for i, v := range t.header {
+			e.bw.write(v, uint8(min(32, t.bits-32*i)))
 		}
 	}
 	e.writeCommands(src)
@@ -543,26 +543,30 @@ func absDiff(a, b uint32) uint32 {
 	return b - a
 }
 
-// brTree is one prefix code of a meta-block and the pieces (value<<5 | bit
-// count) of its description (RFC 7932 §3.4, §3.5).
+// brTree is one prefix code of a meta-block and its description (RFC 7932
+// §3.4, §3.5), packed LSB-first 32 bits to a word.
 type brTree struct {
 	code   huffCode
 	header []uint32
 	bits   int
 	single bool // one symbol, coded in no bits
+	w      headerBits
 }
 
-func (t *brTree) piece(v uint32, n uint8) {
-	t.header = append(t.header, v<<5|uint32(n))
-	t.bits += int(n)
-}
+func (t *brTree) piece(v uint32, n uint8) { t.w.put(v, n) }
 
 // make builds t's code for the symbol counts freq and describes it: as a
 // simple prefix code (symbols listed in alphabetBits bits each) for up to
 // four symbols, else as code lengths run-length coded with a code-length
 // code.
 func (t *brTree) make(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
-	t.header, t.bits, t.single = t.header[:0], 0, false
+	t.w = headerBits{words: t.header[:0]}
+	t.single = false
+	t.describe(e, freq, alphabetBits)
+	t.header, t.bits = t.w.end()
+}
+
+func (t *brTree) describe(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
 	var syms [4]uint16
 	used := 0
 	for s, f := range freq {
@@ -659,12 +663,14 @@ func (t *brTree) make(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
 	}
 	for _, r := range e.rle {
 		s := r >> 8
-		t.piece(uint32(cl.bits[s]), cl.len[s])
+		l := cl.len[s]
 		switch s {
 		case 16:
-			t.piece(uint32(r&0xff), 2)
+			t.piece(uint32(cl.bits[s])|uint32(r&0xff)<<(l&31), l+2)
 		case 17:
-			t.piece(uint32(r&0xff), 3)
+			t.piece(uint32(cl.bits[s])|uint32(r&0xff)<<(l&31), l+3)
+		default:
+			t.piece(uint32(cl.bits[s]), l)
 		}
 	}
 }
