@@ -56,10 +56,10 @@ func (z gzipWriter) Reset(w io.Writer) {
 }
 
 // Bodies known whole of at most ownMaxBody bytes at level ownLevel go to
-// squeeze's own DEFLATE encoder (internal/deflate's WholeEncoder): 1.4 to
-// 1.7 times fewer instructions than klauspost's level 5 from 256 bytes to
-// 4 KB, for 0.4 to 2.2 % more bytes (1 KB to 4 KB of JSON, CSS and
-// JavaScript; BenchmarkMiddleware in the benchmarks module). Above 4 KB
+// squeeze's own DEFLATE encoder (internal/deflate's WholeEncoder): 1.6 to
+// 2.3 times fewer instructions than klauspost's level 5, for 0.2 to 2.2 %
+// more bytes (1 and 4 KB of JSON and of CSS; BenchmarkGzipSmallBody in the
+// benchmarks module, counted under callgrind). Above 4 KB
 // its output grows to about 4 % (8 KB) and 5 % (16 KB) more than level 5's,
 // so larger bodies, and other levels, go to klauspost.
 const (
@@ -115,9 +115,9 @@ func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _ string) []byte {
 //
 // At level 5, bodies known whole of up to 4 KB go to squeeze's own DEFLATE
 // encoder instead (one final block, matching tuned for small bodies; a
-// pooled one keeps about 210 KiB): 1.4 to 1.7 times fewer instructions than
-// klauspost's level 5, for 0.4 to 2.2 % more bytes on 1 to 4 KB of JSON,
-// CSS and JavaScript. What klauspost/compress offers for small bodies saves
+// pooled one keeps about 210 KiB): 1.6 to 2.3 times fewer instructions than
+// klauspost's level 5, for 0.2 to 2.2 % more bytes on 1 and 4 KB of JSON
+// and CSS. What klauspost/compress offers for small bodies saves
 // less for what it costs in size (BenchmarkGzipSmallBody in the benchmarks
 // module; instructions per 1 KB JSON reply counted under callgrind, level 5
 // against each; sizes on the first 1 KB and 4 KB of JSON and of minified
