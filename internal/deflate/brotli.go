@@ -181,7 +181,7 @@ func (e *BrotliEncoder) Append(dst, src []byte) []byte {
 }
 
 // finish writes the stream of src, whose commands are in e.cmds and counted
-// (see add), to e.bw.
+// (see count), to e.bw.
 func (e *BrotliEncoder) finish(src []byte) []byte {
 	if e.codeLen.len == nil {
 		e.lit.code = newHuffCode(brNumLiterals)
@@ -257,7 +257,7 @@ func (e *BrotliEncoder) writeMetaBlockHeader(n int, last bool) {
 
 // commands turns the match finder's tokens for src into insert-and-copy
 // commands, with repeats of the last distance and words of the static
-// dictionary in place of some literals, and counts them (see add).
+// dictionary in place of some literals, and counts them (see count).
 func (e *BrotliEncoder) commands(src []byte) {
 	e.resetCommands()
 	x := brDict()
@@ -275,9 +275,8 @@ func (e *BrotliEncoder) commands(src []byte) {
 			// The same bytes at the last distance, which takes fewer bits.
 			d = last
 		}
-		c := e.copyCommand(ins, n, d)
-		pos += c.copy
-		e.add(c)
+		e.copyCommand(ins, n, d)
+		pos += n
 		ins = 0
 	}
 	if ins > 0 {
@@ -286,17 +285,20 @@ func (e *BrotliEncoder) commands(src []byte) {
 	if ins > 0 {
 		// The body ends inside this command's literals, so the decoder
 		// reads no copy (its length is ignored) and no distance.
-		c := brCommand{ins: ins, ic: brInsertCode(ins), dcode: noDistance}
+		c := e.push()
+		c.ins, c.ic, c.dcode = ins, brInsertCode(ins), noDistance
 		c.sym = brCommandSymbol(c.ic, 0, true)
-		e.add(c)
+		e.count(c)
 	}
 }
 
-// copyCommand is the command of ins literals and then a copy of n bytes from
-// distance d back, sending d as a short code where the last distances allow
-// and keeping them as a decoder does (RFC 7932 §4).
-func (e *BrotliEncoder) copyCommand(ins, n, d uint32) brCommand {
-	c := brCommand{ins: ins, copy: n, ic: brInsertCode(ins), cc: brCopyCode(n)}
+// copyCommand adds and counts the command of ins literals and then a copy
+// of n bytes from distance d back, sending d as a short code where the last
+// distances allow and keeping them as a decoder does (RFC 7932 §4). It
+// fills the command in its slot of e.cmds (see push).
+func (e *BrotliEncoder) copyCommand(ins, n, d uint32) {
+	c := e.push()
+	c.ins, c.copy, c.ic, c.cc = ins, n, brInsertCode(ins), brCopyCode(n)
 	rb, ri := &e.rb, e.ri
 	switch d {
 	case rb[(ri-1)&3]:
@@ -319,10 +321,10 @@ func (e *BrotliEncoder) copyCommand(ins, n, d uint32) brCommand {
 	if c.sym < 128 {
 		c.dcode = noDistance
 	}
-	return c
+	e.count(c)
 }
 
-// resetCommands empties e.cmds and the counts add keeps, and sets the last
+// resetCommands empties e.cmds and the counts count keeps, and sets the last
 // distances as a decoder starts them (RFC 7932 §4).
 func (e *BrotliEncoder) resetCommands() {
 	e.rb, e.ri = [4]uint32{16, 15, 11, 4}, 0
@@ -332,10 +334,21 @@ func (e *BrotliEncoder) resetCommands() {
 	e.extra = 0
 }
 
-// add appends command c to e.cmds and counts its symbols in e.cmd and
-// e.dist and its extra bits in e.extra.
-func (e *BrotliEncoder) add(c brCommand) {
-	e.cmds = append(e.cmds, c)
+// push appends a zero command to e.cmds and returns it, for the caller to
+// fill in and then count. Commands are written in place, not built as a
+// brCommand value and copied in: the compiler keeps such a value (more
+// than four fields) in memory and copies it with 16-byte loads right after
+// the narrow stores of its fields, and a load that spans several pending
+// stores cannot take its data from them but waits for them to be written
+// (a store-forwarding stall).
+func (e *BrotliEncoder) push() *brCommand {
+	e.cmds = append(e.cmds, brCommand{})
+	return &e.cmds[len(e.cmds)-1]
+}
+
+// count counts the symbols of command c in e.cmd and e.dist and its extra
+// bits in e.extra.
+func (e *BrotliEncoder) count(c *brCommand) {
 	e.cmd[c.sym]++
 	e.extra += int(brInsExtra[c.ic])
 	if c.copy > 0 {
@@ -347,13 +360,14 @@ func (e *BrotliEncoder) add(c brCommand) {
 	}
 }
 
-// wordCommand is the command of ins literals and then word w, at pos bytes
-// into the body.
-func wordCommand(ins, pos uint32, w brWordRef) brCommand {
-	c := brCommand{ins: ins, copy: w.l, cut: uint8(w.cut), ic: brInsertCode(ins), cc: brCopyCode(w.l)}
+// wordCommand adds and counts the command of ins literals and then word w,
+// at pos bytes into the body, filling it in its slot of e.cmds (see push).
+func (e *BrotliEncoder) wordCommand(ins, pos uint32, w brWordRef) {
+	c := e.push()
+	c.ins, c.copy, c.cut, c.ic, c.cc = ins, w.l, uint8(w.cut), brInsertCode(ins), brCopyCode(w.l)
 	c.dcode, c.dextra, c.dbits = brDistanceCode(w.distance(pos))
 	c.sym = brCommandSymbol(c.ic, c.cc, false)
-	return c
+	e.count(c)
 }
 
 // literals looks in the literals src[start:end] for repeats of the last
@@ -368,9 +382,9 @@ func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) 
 	}
 	lits := &e.m.stats.lit
 	from := start // literals src[from:p] are not yet in a command
-	// send adds command c, which stands for the n literals at p.
-	send := func(c brCommand, p, n uint32) uint32 {
-		e.add(c)
+	// sent takes the n literals at p, which the command just added stands
+	// for, out of the literal counts.
+	sent := func(p, n uint32) uint32 {
 		for _, b := range src[p : p+n] {
 			lits[b]--
 		}
@@ -384,7 +398,8 @@ func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) 
 		if d <= p && binary.LittleEndian.Uint32(src[p-d:]) == v {
 			// The last distance again: a command that sends no distance.
 			n := brMinWord + uint32(matchLen(src[p-d+brMinWord:], src[p+brMinWord:end]))
-			p = send(e.copyCommand(p-from, n, d), p, n)
+			e.copyCommand(p-from, n, d)
+			p = sent(p, n)
 			continue
 		}
 		h := hashDict(v)
@@ -400,7 +415,8 @@ func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) 
 			p++
 			continue
 		}
-		p = send(wordCommand(p-from, p, w), p, w.out())
+		e.wordCommand(p-from, p, w)
+		p = sent(p, w.out())
 	}
 	return end - from
 }

@@ -213,7 +213,7 @@ func TestBrotliWordReferences(t *testing.T) {
 					continue
 				}
 				w := brWordRef{l, i, cut}
-				e.add(wordCommand(0, uint32(len(want)), w))
+				e.wordCommand(0, uint32(len(want)), w)
 				at := x.offset[l] + l*i
 				want = append(want, brDictionary[at:at+l-cut]...)
 			}
