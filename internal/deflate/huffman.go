@@ -46,7 +46,25 @@ type huffBuilder struct {
 // always has at least two symbols, so it is complete and every decoder
 // accepts it (zlib refuses incomplete codes but for a single 1-bit one).
 func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
-	clear(h.len)
+	count, inOrder := b.lengths(h.len, freq, maxBits)
+	if !inOrder {
+		h.assignCounted(&count, maxBits)
+		return
+	}
+	// Only the symbols of b.keys have codes: assign theirs, in symbol order
+	// as canonical codes go, and clear the others'.
+	next := firstCodes(&count, maxBits)
+	clear(h.bits)
+	h.assignKeys(b.keys, &next)
+}
+
+// lengths gives lens, one per symbol of freq, the lengths of an optimal
+// prefix code for freq that do not exceed maxBits, and returns the number
+// of codes of each length and whether b.keys lists the symbols with a
+// code in symbol order (frequency<<symBits | symbol), as build's callers
+// that assign codes of their own can use.
+func (b *huffBuilder) lengths(lens []uint8, freq []uint32, maxBits int) (count [maxCodeLen + 2]int32, inOrder bool) {
+	clear(lens)
 	// Sort symbols by frequency, then symbol, as frequency<<symBits | symbol
 	// keys.
 	// Room for every symbol and two pads, so that collecting the keys
@@ -62,7 +80,7 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 	}
 	b.keys = keys[:k]
 	// b.keys lists the symbols in symbol order unless padded or sorted.
-	inOrder := len(b.keys) >= 2 && maxFreq < countingSortLimit
+	inOrder = len(b.keys) >= 2 && maxFreq < countingSortLimit
 	for len(b.keys) < 2 {
 		// Pad with unused symbols: a code for one symbol would be incomplete.
 		s := uint64(0)
@@ -85,7 +103,6 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 	// b.depth holds the frequencies in b.order's order. Pads have
 	// frequency 0, which is harmless: with two symbols, both take 1 bit
 	// whatever their frequencies.
-	var count [maxCodeLen + 2]int32
 	if minimumRedundancy(b.depth, &count, maxBits) {
 		// Clamping made the Kraft sum, in units of 2^-maxBits, exceed one.
 		// As in zlib's trees.c gen_bitlen, each step moves a shorter leaf
@@ -106,22 +123,14 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 		}
 	}
 	// The least frequent symbols take the longest codes.
-	lens, order := h.len, b.order
+	order := b.order
 	for l := maxBits; l >= 1; l-- {
 		for _, s := range order[:count[l]] {
 			lens[s] = uint8(l)
 		}
 		order = order[count[l]:]
 	}
-	if !inOrder {
-		h.assignCounted(&count, maxBits)
-		return
-	}
-	// Only the symbols of b.keys have codes: assign theirs, in symbol order
-	// as canonical codes go, and clear the others'.
-	next := firstCodes(&count, maxBits)
-	clear(h.bits)
-	h.assignKeys(b.keys, &next)
+	return count, inOrder
 }
 
 // assignKeys gives the symbols of keys, in symbol order, their canonical

@@ -1,0 +1,965 @@
+package deflate
+
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+	"slices"
+)
+
+// ZstdEncoder compresses one body known whole into a zstd frame (RFC 8878)
+// of a single block. It is made for small HTTP responses, where a
+// general-purpose zstd encoder spends most of its time building the block's
+// entropy tables: its matches come from WholeEncoder's match finder, its
+// literals are Huffman-coded with the code described by direct weights,
+// and its sequences are coded with the predefined FSE tables (RFC 8878
+// §3.1.1.3.2.2), which cost nothing to describe and nothing to build per
+// body. Offsets that repeat one of the last three are sent as repeat codes
+// (§3.1.1.5).
+//
+// Literals above 128 cannot be described by direct weights (§4.2.1.1); a
+// body whose literals include one has them sent uncompressed, so such
+// bodies are better given to another encoder (see ASCII).
+//
+// The frame is single-segment, with the body's size and no checksum: a
+// decoder needs no window beyond the body.
+//
+// A ZstdEncoder is not safe for concurrent use; the zero value is ready to
+// use.
+type ZstdEncoder struct {
+	m       WholeEncoder // its hash tables, reused across bodies
+	seqs    []lzSeq      // the body's matches
+	lits    []byte       // the body's literals, in order
+	freq    [256]uint32  // their counts
+	code    huffCode     // the literal code's lengths
+	huff    [256]uint32  // per literal its code, and its length << 16
+	weights [256]byte    // the literal code's weights (the last one implied)
+	// The sequences' code counts and the tables built for them, by kind.
+	counts [3][64]uint32
+	norm   [3][64]int16
+	tables [3]fseEncoder
+}
+
+const (
+	// ZstdMaxBody is the longest body a ZstdEncoder takes: the most one
+	// block holds (RFC 8878 §3.1.1.2.4).
+	ZstdMaxBody = 128 << 10
+	// zstdMaxDirect is the largest literal that direct weights describe
+	// (RFC 8878 §4.2.1.1).
+	zstdMaxDirect = 128
+	// zstdMaxHuffBits is the longest literal code (RFC 8878 §4.2.1).
+	zstdMaxHuffBits = 11
+	// zstdMinHuff is the fewest literals worth a Huffman code: below it the
+	// code's description outweighs what it saves.
+	zstdMinHuff = 32
+)
+
+// ASCII reports whether every byte of b is below 0x80, so that any
+// literal of it can be Huffman-coded by a ZstdEncoder.
+func ASCII(b []byte) bool {
+	var or uint64
+	for len(b) >= 8 {
+		or |= binary.LittleEndian.Uint64(b)
+		b = b[8:]
+	}
+	for _, c := range b {
+		or |= uint64(c)
+	}
+	return or&0x8080808080808080 == 0
+}
+
+// Append compresses src, of at most ZstdMaxBody bytes, and appends the
+// zstd frame to dst. src must not overlap dst's spare capacity.
+func (e *ZstdEncoder) Append(dst, src []byte) []byte {
+	if len(src) > ZstdMaxBody {
+		panic("deflate: ZstdEncoder body above 128 KiB")
+	}
+	dst = appendZstdFrameHeader(dst, len(src))
+	e.match(src)
+
+	// The block: its header once its size is known, a raw block when
+	// coding does not make it smaller (RFC 8878 §3.1.1.2).
+	start := len(dst)
+	dst = append(dst, 0, 0, 0)
+	dst = e.appendLiterals(dst, src)
+	dst = e.appendSequences(dst)
+	size, kind := len(dst)-start-3, zstdBlockCompressed
+	if size >= len(src) {
+		dst = append(dst[:start+3], src...)
+		size, kind = len(src), zstdBlockRaw
+	}
+	h := 1 | kind<<1 | uint32(size)<<3 // Last_Block set
+	dst[start], dst[start+1], dst[start+2] = byte(h), byte(h>>8), byte(h>>16)
+	return dst
+}
+
+// Block types (RFC 8878 §3.1.1.2.2).
+const (
+	zstdBlockRaw        uint32 = 0
+	zstdBlockCompressed uint32 = 2
+)
+
+// An lzSeq is zstd's sequence (RFC 8878 §3.1.1.3.2): lits literals, then
+// length bytes copied from dist back. Literals after the last match are in
+// no sequence.
+type lzSeq struct{ lits, length, dist uint32 }
+
+// match finds src's matches into e.seqs the way WholeEncoder's matchLight
+// does (a 4-byte hash probed at each position, an 8-byte one where it
+// hits, a byte of lookahead, backward extension), with what zstd's format
+// changes: a match at a new distance must be at least zstdMinMatch long,
+// and the window is the whole body, so a candidate needs no distance
+// check.
+func (e *ZstdEncoder) match(src []byte) {
+	m := &e.m
+	m.reset(len(src))
+	e.seqs = e.seqs[:0]
+	n, base := len(src), m.base
+	long, short := &m.long, &m.short
+	last := n - 8
+	p, pending := 0, 0
+	for p <= last {
+		cv := load64(src, p)
+		hs := hashShort(uint32(cv))
+		cs := int(short[hs] - base)
+		short[hs] = int32(p) + base
+		// Candidates from earlier bodies are below base: negative.
+		if uint(cs) >= uint(p) || uint32(load64(src, cs)) != uint32(cv) {
+			p += 1 + (p-pending)>>6
+			continue
+		}
+		hl := hashLong(cv)
+		cl := int(long[hl] - base)
+		long[hl] = int32(p) + base
+		var length, dist int
+		if uint(cl) < uint(p) && load64(src, cl) == cv {
+			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
+		} else {
+			p, length, dist = m.lazy(src, p, 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs)
+		}
+		for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
+			p, length = p-1, length+1
+		}
+		end := p + length
+		if q := end - 1; q <= last {
+			v := load64(src, q)
+			long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+		}
+		if n > lightMax {
+			// Longer bodies index two more positions of each match, as
+			// WholeEncoder's matchAll does: 1.3 % smaller at 4 KB of JSON.
+			for _, q := range [...]int{p + 1, end - 2} {
+				if q <= last {
+					v := load64(src, q)
+					long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+				}
+			}
+		}
+		e.seqs = append(e.seqs, lzSeq{lits: uint32(p - pending), length: uint32(length), dist: uint32(dist)})
+		p, pending = end, end
+	}
+}
+
+// appendZstdFrameHeader appends the magic number and a single-segment frame
+// header for a body of n bytes, with no dictionary and no checksum (RFC
+// 8878 §3.1.1.1).
+func appendZstdFrameHeader(dst []byte, n int) []byte {
+	dst = append(dst, 0x28, 0xb5, 0x2f, 0xfd)
+	const singleSegment = 1 << 5
+	switch {
+	case n < 256:
+		return append(dst, singleSegment, byte(n))
+	case n < 256+65536:
+		n -= 256 // a 2-byte Frame_Content_Size is offset by 256
+		return append(dst, 1<<6|singleSegment, byte(n), byte(n>>8))
+	default:
+		return append(dst, 2<<6|singleSegment, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
+	}
+}
+
+// appendLiterals gathers the literals the match finder left in src, counts
+// them, and appends the literals section (RFC 8878 §3.1.1.3.1):
+// Huffman-coded when that is smaller and every literal is at most 128,
+// a run when there is one distinct literal, raw otherwise.
+func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
+	lits, pos := e.lits[:0], 0
+	for _, s := range e.seqs {
+		lits = append(lits, src[pos:pos+int(s.lits)]...)
+		pos += int(s.lits + s.length)
+	}
+	lits = append(lits, src[pos:]...)
+	e.lits = lits
+
+	freq := &e.freq
+	clear(freq[:])
+	for _, c := range lits {
+		freq[c]++
+	}
+	maxSym := 255
+	for maxSym > 0 && freq[maxSym] == 0 {
+		maxSym--
+	}
+	switch {
+	case len(lits) > 1 && int(freq[lits[0]]) == len(lits): // one distinct literal
+		return append(appendRawLiteralsHeader(dst, 1, len(lits)), lits[0])
+	case len(lits) < zstdMinHuff:
+		return append(appendRawLiteralsHeader(dst, 0, len(lits)), lits...)
+	}
+	if out, ok := e.appendHuffLiterals(dst, maxSym); ok {
+		return out
+	}
+	return append(appendRawLiteralsHeader(dst, 0, len(lits)), lits...)
+}
+
+// rawLiteralsHeaderLen is the length of the header of a raw literals
+// section of n literals.
+func rawLiteralsHeaderLen(n int) int {
+	switch {
+	case n < 32:
+		return 1
+	case n < 4096:
+		return 2
+	default:
+		return 3
+	}
+}
+
+// appendRawLiteralsHeader appends the header of a raw (kind 0) or run
+// (kind 1) literals section of n literals (RFC 8878 §3.1.1.3.1.1).
+func appendRawLiteralsHeader(dst []byte, kind uint32, n int) []byte {
+	switch v := uint32(n); {
+	case n < 32:
+		return append(dst, byte(kind|v<<3))
+	case n < 4096:
+		v = kind | 1<<2 | v<<4
+		return append(dst, byte(v), byte(v>>8))
+	default:
+		v = kind | 3<<2 | v<<4
+		return append(dst, byte(v), byte(v>>8), byte(v>>16))
+	}
+}
+
+// appendHuffLiterals appends e.lits as a Huffman-coded literals section,
+// every literal at most maxSym, and reports false, having appended
+// nothing, when that is not smaller than the raw section. Up to 1023
+// literals go in one stream, more in four (RFC 8878 §3.1.1.3.1.6).
+func (e *ZstdEncoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) {
+	lits := e.lits
+	if e.code.len == nil {
+		e.code = newHuffCode(256)
+	}
+	lens := e.code.len[:maxSym+1]
+	count, inOrder := e.m.hb.lengths(lens, e.freq[:maxSym+1], zstdMaxHuffBits)
+	bitsTotal := e.zstdCodes(lens, &count, inOrder)
+
+	// The cost, to decide before writing anything: the weights' bytes,
+	// the jump table of four streams, and each stream's padding byte.
+	streams, header := 1, 3
+	if len(lits) > 1023 {
+		streams, header = 4, 4
+		if len(lits) > 16383 {
+			header = 5
+		}
+	}
+
+	start := len(dst)
+	dst = append(dst, make([]byte, header)...)
+	// The weights of every literal but the last, whose weight is implied
+	// (RFC 8878 §4.2.1.1): FSE-compressed, or else written directly, two
+	// per byte, the first in the high nibble.
+	weights := e.weights[:maxSym]
+	desc := len(dst)
+	dst, ok := e.appendFSEWeights(dst, weights)
+	if !ok || len(dst)-desc > 1+(maxSym+1)/2 {
+		if maxSym > zstdMaxDirect {
+			return dst[:start], false
+		}
+		dst = append(dst[:desc], byte(127+maxSym))
+		for s := 0; s < maxSym; s += 2 {
+			w := weights[s] << 4
+			if s+1 < maxSym {
+				w |= weights[s+1]
+			}
+			dst = append(dst, w)
+		}
+	}
+	// The rest, estimated before writing it: the jump table of four
+	// streams, and each stream's end mark and padding.
+	size := len(dst) - start + bitsTotal/8 + streams
+	if streams == 4 {
+		size += 6
+	}
+	if size >= rawLiteralsHeaderLen(len(lits))+len(lits) {
+		return dst[:start], false
+	}
+	if streams == 1 {
+		dst = e.appendHuffStream(dst, lits)
+	} else {
+		jump := len(dst)
+		dst = append(dst, 0, 0, 0, 0, 0, 0)
+		seg := (len(lits) + 3) / 4
+		for i := range 4 {
+			s := len(dst)
+			dst = e.appendHuffStream(dst, lits[i*seg:min(len(lits), (i+1)*seg)])
+			if i < 3 {
+				binary.LittleEndian.PutUint16(dst[jump+2*i:], uint16(len(dst)-s))
+			}
+		}
+	}
+	csize := uint64(len(dst) - start - header)
+	h := 2 | uint64(len(lits))<<4 // Compressed_Literals_Block
+	switch header {
+	case 3:
+		h |= csize << 14 // Size_Format 00: one stream
+	case 4:
+		h |= 2<<2 | csize<<18
+	default:
+		h |= 3<<2 | csize<<22
+	}
+	for i := range header {
+		dst[start+i] = byte(h >> (8 * i))
+	}
+	return dst, true
+}
+
+// zstdStaticWeights is a distribution of literal code weights typical of
+// the text of small web bodies (about half the literals of the range
+// absent, the rest spread over weights 1-7), with its description and
+// coding table, made once.
+var zstdStaticWeights = func() (w struct {
+	desc  []byte
+	table fseEncoder
+}) {
+	norm := []int16{28, 6, 6, 5, 5, 5, 4, 1, -1, -1, -1, -1}
+	w.desc = appendNCount(nil, norm, zstdWeightsLog)
+	w.table.build(norm, zstdWeightsLog)
+	return w
+}()
+
+// zstdWeightsLog is the accuracy log of the weights' FSE table, the most
+// allowed (RFC 8878 §4.2.1.2).
+const zstdWeightsLog = 6
+
+// appendFSEWeights appends the weights FSE-compressed (RFC 8878 §4.2.1.2):
+// a header byte with the size, the table's distribution, and a bit stream
+// of two states taking the weights in turn, and reports false, having
+// appended nothing, when that takes 128 bytes or more. The distribution is
+// zstdStaticWeights, whatever the body: one of its own would save about 3
+// bytes on 1-4 KB of JSON, CSS or JavaScript and cost a fifth of the
+// encoder's time at 1 KB to count, describe and build.
+func (e *ZstdEncoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool) {
+	if len(weights) < 2 {
+		return dst, false
+	}
+	start := len(dst)
+	dst = append(dst, 0)
+	dst = append(dst, zstdStaticWeights.desc...)
+	t := &zstdStaticWeights.table
+
+	// Weight i goes to the first state if i is even, the second if odd;
+	// written backwards, the last two set the states the decoder starts
+	// from, and the second state is flushed first (zstd's
+	// FSE_compress_usingCTable).
+	n := len(weights)
+	at := len(dst)
+	dst = slices.Grow(dst, n+16)
+	buf := dst[at:cap(dst)]
+	var w fastBits
+	var s0, s1 uint32
+	i := n - 3
+	if n&1 == 1 {
+		s0, s1 = t.start(weights[n-1]), t.start(weights[n-2])
+		w, s0 = t.encode(w, s0, weights[n-3])
+		i--
+	} else {
+		s1, s0 = t.start(weights[n-1]), t.start(weights[n-2])
+	}
+	for ; i >= 1; i -= 2 { // i is odd
+		w, s1 = t.encode(w, s1, weights[i])
+		w, s0 = t.encode(w, s0, weights[i-1])
+		w = w.flush(buf)
+	}
+	w = w.addBits(s1&(1<<zstdWeightsLog-1), zstdWeightsLog)
+	w = w.addBits(s0&(1<<zstdWeightsLog-1), zstdWeightsLog)
+	w = w.add(1 | 1<<16) // the end mark
+	dst = dst[:at+w.close(buf)]
+	if len(dst)-start-1 >= 128 {
+		return dst[:start], false
+	}
+	dst[start] = byte(len(dst) - start - 1)
+	return dst, true
+}
+
+// zstdCodes sets, for the code lengths lens (count[l] of length l), per
+// literal its code in e.huff (the code in the low 16 bits, its length
+// above) and its weight in e.weights, and returns the bits the literals
+// take. zstd's codes are canonical from the longest: the longest codes come
+// first, in literal order, from 0 (RFC 8878 §4.2.1.3). With inOrder the
+// builder's keys list the literals present in order, which spares a pass
+// over the absent ones.
+func (e *ZstdEncoder) zstdCodes(lens []uint8, count *[maxCodeLen + 2]int32, inOrder bool) (bitsTotal int) {
+	tableLog := zstdMaxHuffBits
+	for count[tableLog] == 0 {
+		tableLog--
+	}
+	// next[l] is the next code of length l, as a position in a table of
+	// 2^tableLog entries, where a code of length l spans 2^(tableLog-l).
+	var next [16]uint32
+	pos := uint32(0)
+	for l := tableLog; l >= 1; l-- {
+		next[l] = pos
+		pos += uint32(count[l]) << (tableLog - l)
+	}
+	huff, weights := &e.huff, &e.weights
+	clear(weights[:len(lens)-1])
+	code := func(s int, l uint8) {
+		shift := uint(tableLog-int(l)) & 15
+		huff[s&255] = next[l&15]>>shift | uint32(l)<<16
+		next[l&15] += 1 << shift
+		weights[s&255] = byte(tableLog + 1 - int(l))
+		bitsTotal += int(e.freq[s&255]) * int(l)
+	}
+	if inOrder {
+		for _, k := range e.m.hb.keys {
+			s := int(k & symMask)
+			code(s, lens[s])
+		}
+	} else {
+		for s, l := range lens {
+			if l != 0 {
+				code(s, l)
+			}
+		}
+	}
+	return bitsTotal
+}
+
+// appendHuffStream appends lits as one Huffman stream: read backwards by
+// the decoder, so written from the last literal to the first, then a 1 bit
+// that marks its end (RFC 8878 §4.2.2). Five codes of at most 11 bits fit
+// the 64-bit accumulator with the 7 left from the last flush, so it
+// flushes whole bytes once per five literals, into room made beforehand.
+func (e *ZstdEncoder) appendHuffStream(dst []byte, lits []byte) []byte {
+	huff := &e.huff
+	start := len(dst)
+	dst = slices.Grow(dst, len(lits)*zstdMaxHuffBits/8+16)
+	buf := dst[start:cap(dst)]
+	var w fastBits
+	for len(lits) >= 5 {
+		l := lits[len(lits)-5:]
+		w = w.add(huff[l[4]])
+		w = w.add(huff[l[3]])
+		w = w.add(huff[l[2]])
+		w = w.add(huff[l[1]])
+		w = w.add(huff[l[0]])
+		w = w.flush(buf)
+		lits = lits[:len(lits)-5]
+	}
+	for i := len(lits) - 1; i >= 0; i-- {
+		w = w.add(huff[lits[i]])
+	}
+	w = w.add(1 | 1<<16) // the end mark
+	return dst[:start+w.close(buf)]
+}
+
+// fastBits is an LSB-first bit writer for a buffer with room made
+// beforehand: flush writes 8 bytes whatever the count and keeps the bits
+// past the last whole byte.
+type fastBits struct {
+	acc uint64
+	n   uint
+	pos int
+}
+
+// add adds the low 16 bits of c, of which there are c>>16 to send.
+func (w fastBits) add(c uint32) fastBits {
+	w.acc |= uint64(c&0xffff) << (w.n & 63) // w.n < 64: the mask spares the compiler's check
+	w.n += uint(c >> 16)
+	return w
+}
+
+// addBits adds the low n bits of v, which has no bits above them.
+func (w fastBits) addBits(v uint32, n uint8) fastBits {
+	w.acc |= uint64(v) << (w.n & 63)
+	w.n += uint(n)
+	return w
+}
+
+func (w fastBits) flush(buf []byte) fastBits {
+	binary.LittleEndian.PutUint64(buf[w.pos:], w.acc)
+	w.pos += int(w.n >> 3)
+	w.acc >>= w.n & 56
+	w.n &= 7
+	return w
+}
+
+// close flushes the bits left, padded with zeros to a byte, and returns
+// the number of bytes written.
+func (w fastBits) close(buf []byte) int {
+	w = w.flush(buf)
+	if w.n > 0 {
+		w.pos++
+	}
+	return w.pos
+}
+
+// appendSequences appends the sequences section (RFC 8878 §3.1.1.3.2):
+// the number of sequences, the predefined mode for all three codes, and
+// the FSE bit stream.
+func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
+	seqs := e.seqs
+	switch n := len(seqs); {
+	case n == 0:
+		return append(dst, 0)
+	case n < 128:
+		dst = append(dst, byte(n))
+	case n < 0x7f00:
+		dst = append(dst, byte(n>>8)+128, byte(n))
+	default:
+		n -= 0x7f00
+		dst = append(dst, 255, byte(n), byte(n>>8))
+	}
+	zstdRepeatOffsets(seqs)
+	var ll, of, ml *fseEncoder
+	dst, ll, of, ml = e.appendSequenceTables(dst)
+	// A sequence takes at most 17 bits of states and 16+8+15 extra bits
+	// (literal runs stop at 128 KiB, match lengths at 258, distances at 32
+	// KiB): with the 7 left from the last flush, 64 bits at most, so one
+	// flush per sequence.
+	start := len(dst)
+	dst = slices.Grow(dst, len(seqs)*8+16)
+	buf := dst[start:cap(dst)]
+	var w fastBits
+	// Read backwards, the sequences are written from the last; the
+	// decoder takes each one's extra bits offset first (§3.1.1.3.2.1.1).
+	last := seqs[len(seqs)-1]
+	llc, mlc, ofc := zstdLitLenCode(last.lits), zstdMatchLenCode(last.length-3), zstdOffsetCode(last.dist)
+	sll, sml, sof := ll.start(llc), ml.start(mlc), of.start(ofc)
+	w = zstdExtras(w, last, llc, mlc, ofc)
+	w = w.flush(buf)
+	for i := len(seqs) - 2; i >= 0; i-- {
+		s := seqs[i]
+		llc, mlc, ofc := zstdLitLenCode(s.lits), zstdMatchLenCode(s.length-3), zstdOffsetCode(s.dist)
+		// The decoder updates the states literal length, match length,
+		// offset; written in reverse.
+		w, sof = of.encode(w, sof, ofc)
+		w, sml = ml.encode(w, sml, mlc)
+		w, sll = ll.encode(w, sll, llc)
+		w = zstdExtras(w, s, llc, mlc, ofc)
+		w = w.flush(buf)
+	}
+	// The decoder reads the initial states literal length, offset, match
+	// length.
+	w = w.addBits(sml&(1<<ml.log-1), ml.log)
+	w = w.addBits(sof&(1<<of.log-1), of.log)
+	w = w.addBits(sll&(1<<ll.log-1), ll.log)
+	w = w.add(1 | 1<<16) // the end mark
+	return dst[:start+w.close(buf)]
+}
+
+// The codes of sequences, in the order their tables are described (RFC
+// 8878 §3.1.1.3.2.1), and their predefined distributions and accuracy logs
+// (§3.1.1.3.2.2).
+const (
+	zstdLitLen = iota
+	zstdOffset
+	zstdMatchLen
+)
+
+var zstdPredefinedNorm = [3][]int16{
+	zstdLitLen: {4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1},
+	zstdOffset: {1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1},
+	zstdMatchLen: {1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1},
+}
+
+var zstdPredefinedLog = [3]uint8{zstdLitLen: 6, zstdOffset: 5, zstdMatchLen: 6}
+
+// zstdTableLog is the accuracy log of the tables built for a body: the
+// largest fseEncoder holds, plenty for the few hundred sequences of a few
+// KB.
+const zstdTableLog = 6
+
+// zstdMinBuilt is the fewest sequences for which a table of their own is
+// considered: below it a description costs more than it saves.
+const zstdMinBuilt = 64
+
+// zstdStateCost is, per number of states k of 64, what coding a symbol
+// with them costs in 1/16 bits: 16·log2(64/k).
+var zstdStateCost = func() (c [65]uint32) {
+	for k := 1; k <= 64; k++ {
+		c[k] = uint32(math.Round(16 * math.Log2(64/float64(k))))
+	}
+	return c
+}()
+
+// appendSequenceTables counts the codes of e.seqs and, per kind of code,
+// picks the predefined table or one built for the body, whichever the
+// estimate prices lower with its description, and appends the mode byte
+// and the descriptions of the built ones (RFC 8878 §3.1.1.3.2.1).
+func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, *fseEncoder, *fseEncoder, *fseEncoder) {
+	tables := [3]*fseEncoder{&zstdPredefined.ll, &zstdPredefined.of, &zstdPredefined.ml}
+	seqs := e.seqs
+	modeAt := len(dst)
+	dst = append(dst, 0) // Predefined_Mode for all three, unless changed below
+	if len(seqs) < zstdMinBuilt {
+		return dst, tables[0], tables[1], tables[2]
+	}
+	count := &e.counts
+	*count = [3][64]uint32{}
+	for _, s := range seqs {
+		count[zstdLitLen][zstdLitLenCode(s.lits)&63]++
+		count[zstdOffset][zstdOffsetCode(s.dist)&63]++
+		count[zstdMatchLen][zstdMatchLenCode(s.length-3)&63]++
+	}
+	mode := byte(0)
+	for kind := range 3 {
+		c := count[kind][:]
+		last := len(c) - 1
+		for last > 0 && c[last] == 0 {
+			last--
+		}
+		// The predefined table's price, its states counted in units of
+		// 64 (an offset state of 32 weighs two).
+		pre := zstdPredefinedNorm[kind]
+		if last >= len(pre) {
+			continue // a code the predefined table lacks: none do for these bodies
+		}
+		unit := 1 << (zstdTableLog - zstdPredefinedLog[kind])
+		predefined := uint32(0)
+		for s, f := range c[:last+1] {
+			predefined += f * zstdStateCost[fseStates(pre[s])*unit]
+		}
+		norm, ok := zstdNormalize(&e.norm[kind], c[:last+1], len(seqs))
+		if !ok {
+			continue
+		}
+		built := uint32(0)
+		for s, f := range c[:last+1] {
+			if f != 0 {
+				built += f * zstdStateCost[norm[s]]
+			}
+		}
+		at := len(dst)
+		dst = appendNCount(dst, norm, zstdTableLog)
+		if built+16*8*uint32(len(dst)-at) >= predefined {
+			dst = dst[:at]
+			continue
+		}
+		e.tables[kind].build(norm, zstdTableLog)
+		tables[kind] = &e.tables[kind]
+		mode |= 2 << (6 - 2*kind) // FSE_Compressed_Mode
+	}
+	dst[modeAt] = mode
+	return dst, tables[0], tables[1], tables[2]
+}
+
+// zstdNormalize scales the counts c of n symbols to 64 states into norm:
+// each present symbol its share rounded down but at least one, the most
+// common the rest. It reports false when that leaves the most common
+// without a state, or a single symbol has every state.
+func zstdNormalize(norm *[64]int16, c []uint32, n int) ([]int16, bool) {
+	most, sum := 0, 0
+	for s, f := range c {
+		k := 0
+		if f != 0 {
+			if int(f) == n {
+				return nil, false
+			}
+			k = max(int(f)<<zstdTableLog/n, 1)
+		}
+		norm[s], sum = int16(k), sum+k
+		if f > c[most] {
+			most = s
+		}
+	}
+	norm[most] += int16(1<<zstdTableLog - sum)
+	return norm[:len(c)], norm[most] >= 1
+}
+
+// zstdExtras adds sequence s's extra bits: literal length, match length,
+// offset, which the decoder, reading backwards, takes in reverse.
+func zstdExtras(w fastBits, s lzSeq, llc, mlc, ofc uint8) fastBits {
+	llBits, mlBits := zstdLitLenBits[llc&63], zstdMatchLenBits[mlc&63]
+	v := uint64(s.lits-zstdLitLenBase[llc&63]) |
+		uint64(s.length-3-zstdMatchLenBase[mlc&63])<<(llBits&63) |
+		uint64(s.dist-1<<(ofc&31))<<((llBits+mlBits)&63)
+	w.acc |= v << (w.n & 63)
+	w.n += uint(llBits + mlBits + ofc)
+	return w
+}
+
+// zstdRepeatOffsets replaces each sequence's distance by its offset value
+// (RFC 8878 §3.1.1.5): 1-3 for one of the last three offsets, the
+// distance plus 3 otherwise, keeping the last offsets as a decoder does.
+// With no literals before the match, 1-3 mean the second and third last
+// offsets and the last one less one.
+func zstdRepeatOffsets(seqs []lzSeq) {
+	r0, r1, r2 := uint32(1), uint32(4), uint32(8)
+	for i := range seqs {
+		s := &seqs[i]
+		d := s.dist
+		if s.lits > 0 {
+			switch d {
+			case r0:
+				s.dist = 1
+			case r1:
+				s.dist = 2
+				r0, r1 = r1, r0
+			case r2:
+				s.dist = 3
+				r0, r1, r2 = r2, r0, r1
+			default:
+				s.dist = d + 3
+				r0, r1, r2 = d, r0, r1
+			}
+			continue
+		}
+		switch d {
+		case r1:
+			s.dist = 1
+			r0, r1 = r1, r0
+		case r2:
+			s.dist = 2
+			r0, r1, r2 = r2, r0, r1
+		case r0 - 1:
+			s.dist = 3
+			r0, r1, r2 = d, r0, r1
+		default:
+			s.dist = d + 3
+			r0, r1, r2 = d, r0, r1
+		}
+	}
+}
+
+// Literal length and match length codes (RFC 8878 §3.1.1.3.2.1.1): a code's
+// base value and the number of extra bits after it. Match lengths are
+// counted from 3, the shortest.
+var (
+	zstdLitLenBase = [64]uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+		16, 18, 20, 22, 24, 28, 32, 40, 48, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536}
+	zstdLitLenBits = [64]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 1, 1, 1, 2, 2, 3, 3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+	zstdMatchLenBase = [64]uint32{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+		16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31,
+		32, 34, 36, 38, 40, 44, 48, 56, 64, 80, 96, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536}
+	zstdMatchLenBits = [64]uint8{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+		1, 1, 1, 1, 2, 2, 3, 3, 4, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}
+)
+
+// zstdSmallCodes maps literal lengths below 64 and match lengths (less 3)
+// below 128 to their codes; above, the codes follow the highest bit.
+var zstdSmallCodes = func() (c struct {
+	lit   [64]uint8
+	match [128]uint8
+}) {
+	for code := range 36 {
+		for v := zstdLitLenBase[code]; v < zstdLitLenBase[code]+1<<zstdLitLenBits[code] && v < 64; v++ {
+			c.lit[v] = uint8(code)
+		}
+	}
+	for code := range 53 {
+		for v := zstdMatchLenBase[code]; v < zstdMatchLenBase[code]+1<<zstdMatchLenBits[code] && v < 128; v++ {
+			c.match[v] = uint8(code)
+		}
+	}
+	return c
+}()
+
+func zstdLitLenCode(n uint32) uint8 {
+	if n < 64 {
+		return zstdSmallCodes.lit[n]
+	}
+	return uint8(bits.Len32(n)) - 1 + 19
+}
+
+func zstdMatchLenCode(n uint32) uint8 {
+	if n < 128 {
+		return zstdSmallCodes.match[n]
+	}
+	return uint8(bits.Len32(n)) - 1 + 36
+}
+
+// zstdOffsetCode is the code of offset value v: its highest bit, the bits
+// below it sent as extra bits (RFC 8878 §3.1.1.3.2.1.1).
+func zstdOffsetCode(v uint32) uint8 { return uint8(bits.Len32(v)) - 1 }
+
+// fseEncoder is an FSE coding table (RFC 8878 §4.1) for encoding: the next
+// state per position of a symbol's states, and per symbol the terms that
+// turn a state into the number of bits to send and the symbol's first
+// position.
+type fseEncoder struct {
+	next [64]uint16    // 1<<log used
+	sym  [64]fseSymbol // as many as the distribution has symbols
+	log  uint8
+}
+
+type fseSymbol struct {
+	deltaBits  uint32 // (bits<<16) - (states of the symbol << bits), in zstd's terms deltaNbBits
+	deltaState int32  // the symbol's first position less its count
+}
+
+// zstdPredefined holds the coding tables of the predefined distributions
+// (RFC 8878 §3.1.1.3.2.2).
+var zstdPredefined = struct{ ll, of, ml fseEncoder }{
+	ll: newFSEEncoder([]int16{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1,
+		2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1}, 6),
+	of: newFSEEncoder([]int16{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}, 5),
+	ml: newFSEEncoder([]int16{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1}, 6),
+}
+
+// newFSEEncoder returns the coding table of a normalized distribution.
+func newFSEEncoder(norm []int16, log uint8) (t fseEncoder) {
+	t.build(norm, log)
+	return t
+}
+
+// build makes t the coding table of the normalized distribution norm, of
+// at most 64 symbols and accuracy log at most 6, spreading the symbols over
+// the states exactly as a decoder does (RFC 8878 §4.1.1): symbols of
+// probability -1 ("less than 1") take one state each from the top, the
+// others are spread with a step of 5/8 of the table plus 3. Symbols of
+// probability 0 get no state and must not be encoded.
+func (t *fseEncoder) build(norm []int16, log uint8) {
+	t.log = log
+	size := 1 << log
+	var symbols [64]uint8
+	high := size - 1
+	for s, n := range norm {
+		if n == -1 {
+			symbols[high] = uint8(s)
+			high--
+		}
+	}
+	step, mask, pos := size>>1+size>>3+3, size-1, 0
+	for s, n := range norm {
+		for range max(int(n), 0) {
+			symbols[pos] = uint8(s)
+			for pos = (pos + step) & mask; pos > high; pos = (pos + step) & mask {
+			}
+		}
+	}
+	// Each symbol's states, in increasing order, are a run of next,
+	// starting at the total count of the symbols before it.
+	var first, cursor [65]int
+	for s, n := range norm {
+		first[s+1] = first[s] + fseStates(n)
+	}
+	cursor = first
+	for u, s := range symbols[:size] {
+		t.next[cursor[s]&63] = uint16(size + u)
+		cursor[s]++
+	}
+	for s, n := range norm {
+		count := fseStates(n)
+		if count == 0 {
+			continue
+		}
+		// The most bits a state of the symbol sends: log less the highest
+		// bit of count-1.
+		maxBits := int(log)
+		if count > 1 {
+			maxBits -= bits.Len(uint(count-1)) - 1
+		}
+		t.sym[s] = fseSymbol{
+			deltaBits:  uint32(maxBits<<16 - count<<maxBits),
+			deltaState: int32(first[s] - count),
+		}
+	}
+}
+
+// fseStates is the number of states of a symbol of normalized probability
+// n: one for -1.
+func fseStates(n int16) int {
+	if n < 0 {
+		return 1
+	}
+	return int(n)
+}
+
+// appendNCount appends the description of the normalized distribution
+// norm, whose last symbol has a non-zero probability, with accuracy log
+// (RFC 8878 §4.1.1), as zstd's FSE_writeNCount writes it.
+func appendNCount(dst []byte, norm []int16, log uint8) []byte {
+	acc, n := uint32(log-5), 4
+	flush := func() {
+		if n > 16 {
+			dst = append(dst, byte(acc), byte(acc>>8))
+			acc >>= 16
+			n -= 16
+		}
+	}
+	size := 1 << log
+	remaining, threshold, width := size+1, size, int(log)+1
+	previous0 := false
+	for s := 0; s < len(norm) && remaining > 1; {
+		if previous0 {
+			// A run of zero probabilities: its length in 2-bit repeat
+			// flags, 0xFFFF standing for 24 zeros.
+			start := s
+			for norm[s] == 0 {
+				s++
+			}
+			for ; s >= start+24; start += 24 {
+				acc += 0xffff << n
+				dst = append(dst, byte(acc), byte(acc>>8))
+				acc >>= 16
+			}
+			for ; s >= start+3; start += 3 {
+				acc += 3 << n
+				n += 2
+			}
+			acc += uint32(s-start) << n
+			n += 2
+			flush()
+		}
+		count := int(norm[s])
+		s++
+		most := 2*threshold - 1 - remaining
+		remaining -= fseStates(int16(count))
+		count++ // -1 is sent as 0
+		if count >= threshold {
+			count += most
+		}
+		acc += uint32(count) << n
+		n += width
+		if count < most {
+			n-- // the small values take one bit less
+		}
+		previous0 = count == 1
+		for remaining < threshold {
+			width--
+			threshold >>= 1
+		}
+		flush()
+	}
+	for ; n > 0; n -= 8 {
+		dst = append(dst, byte(acc))
+		acc >>= 8
+	}
+	return dst
+}
+
+// start returns the state that codes symbol s last of all, the first a
+// decoder reads.
+func (t *fseEncoder) start(s uint8) uint32 {
+	sym := t.sym[s&63]
+	n := (sym.deltaBits + 1<<15) >> 16
+	v := n<<16 - sym.deltaBits
+	return uint32(t.next[(int32(v>>n)+sym.deltaState)&63])
+}
+
+// encode adds the bits that take the decoder from state to the state
+// that codes s, and returns that state (zstd's FSE_encodeSymbol).
+func (t *fseEncoder) encode(w fastBits, state uint32, s uint8) (fastBits, uint32) {
+	sym := t.sym[s&63]
+	n := (state + sym.deltaBits) >> 16
+	return w.addBits(state&(1<<n-1), uint8(n)), uint32(t.next[(int32(state>>n)+sym.deltaState)&63])
+}
