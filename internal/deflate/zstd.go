@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // ZstdEncoder compresses one body known whole into a zstd frame (RFC 8878)
@@ -29,6 +30,7 @@ import (
 type ZstdEncoder struct {
 	m       WholeEncoder // its hash tables, reused across bodies
 	seqs    []lzSeq      // the body's matches
+	codes   []seqCode    // and as the bit stream takes them
 	lits    []byte       // the body's literals, in order
 	freq    [256]uint32  // their counts
 	code    huffCode     // the literal code's lengths
@@ -192,7 +194,14 @@ func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
 
 	freq := &e.freq
 	clear(freq[:])
-	for _, c := range lits {
+	b := lits
+	for ; len(b) >= 4; b = b[4:] { // four at a time: fewer loop steps
+		freq[b[0]]++
+		freq[b[1]]++
+		freq[b[2]]++
+		freq[b[3]]++
+	}
+	for _, c := range b {
 		freq[c]++
 	}
 	maxSym := 255
@@ -329,10 +338,12 @@ func (e *ZstdEncoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) 
 var zstdStaticWeights = func() (w struct {
 	desc  []byte
 	table fseEncoder
+	steps fseSteps
 }) {
 	norm := []int16{28, 6, 6, 5, 5, 5, 4, 1, -1, -1, -1, -1}
 	w.desc = appendNCount(nil, norm, zstdWeightsLog)
 	w.table.build(norm, zstdWeightsLog)
+	w.steps = w.table.steps()
 	return w
 }()
 
@@ -374,9 +385,10 @@ func (e *ZstdEncoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool
 	} else {
 		s1, s0 = t.start(weights[n-1]), t.start(weights[n-2])
 	}
+	steps := &zstdStaticWeights.steps
 	for ; i >= 1; i -= 2 { // i is odd
-		w, s1 = t.encode(w, s1, weights[i])
-		w, s0 = t.encode(w, s0, weights[i-1])
+		w, s1 = w.step(steps[weights[i]&63][s1&63])
+		w, s0 = w.step(steps[weights[i-1]&63][s0&63])
 		w = w.flush(buf)
 	}
 	w = w.addBits(s1&(1<<zstdWeightsLog-1), zstdWeightsLog)
@@ -485,6 +497,13 @@ func (w fastBits) addBits(v uint32, n uint8) fastBits {
 	return w
 }
 
+// addExtra adds the low n bits of v, which has no bits above them.
+func (w fastBits) addExtra(v uint64, n uint8) fastBits {
+	w.acc |= v << (w.n & 63)
+	w.n += uint(n)
+	return w
+}
+
 func (w fastBits) flush(buf []byte) fastBits {
 	binary.LittleEndian.PutUint64(buf[w.pos:], w.acc)
 	w.pos += int(w.n >> 3)
@@ -520,6 +539,7 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 		dst = append(dst, 255, byte(n), byte(n>>8))
 	}
 	zstdRepeatOffsets(seqs)
+	e.codeSequences()
 	var ll, of, ml *fseEncoder
 	dst, ll, of, ml = e.appendSequenceTables(dst)
 	// A sequence takes at most 17 bits of states and 16+8+15 extra bits
@@ -532,21 +552,30 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 	var w fastBits
 	// Read backwards, the sequences are written from the last; the
 	// decoder takes each one's extra bits offset first (§3.1.1.3.2.1.1).
-	last := seqs[len(seqs)-1]
-	llc, mlc, ofc := zstdLitLenCode(last.lits), zstdMatchLenCode(last.length-3), zstdOffsetCode(last.dist)
-	sll, sml, sof := ll.start(llc), ml.start(mlc), of.start(ofc)
-	w = zstdExtras(w, last, llc, mlc, ofc)
-	w = w.flush(buf)
-	for i := len(seqs) - 2; i >= 0; i-- {
-		s := seqs[i]
-		llc, mlc, ofc := zstdLitLenCode(s.lits), zstdMatchLenCode(s.length-3), zstdOffsetCode(s.dist)
-		// The decoder updates the states literal length, match length,
-		// offset; written in reverse.
-		w, sof = of.encode(w, sof, ofc)
-		w, sml = ml.encode(w, sml, mlc)
-		w, sll = ll.encode(w, sll, llc)
-		w = zstdExtras(w, s, llc, mlc, ofc)
-		w = w.flush(buf)
+	codes := e.codes
+	last := codes[len(codes)-1]
+	sll, sml, sof := ll.start(last.ll), ml.start(last.ml), of.start(last.of)
+	w = w.addExtra(last.extra, last.bits).flush(buf)
+	// The decoder updates the states literal length, match length,
+	// offset; written in reverse. The predefined tables' steps are worked
+	// out beforehand (fseSteps), a third of the instructions of encode.
+	if ll == &zstdPredefined.ll && of == &zstdPredefined.of && ml == &zstdPredefined.ml {
+		st := zstdPredefinedSteps()
+		for i := len(codes) - 2; i >= 0; i-- {
+			c := &codes[i]
+			w, sof = w.step(st[zstdOffset][c.of&63][sof&31]) // 32 states
+			w, sml = w.step(st[zstdMatchLen][c.ml&63][sml&63])
+			w, sll = w.step(st[zstdLitLen][c.ll&63][sll&63])
+			w = w.addExtra(c.extra, c.bits).flush(buf)
+		}
+	} else {
+		for i := len(codes) - 2; i >= 0; i-- {
+			c := &codes[i]
+			w, sof = of.encode(w, sof, c.of)
+			w, sml = ml.encode(w, sml, c.ml)
+			w, sll = ll.encode(w, sll, c.ll)
+			w = w.addExtra(c.extra, c.bits).flush(buf)
+		}
 	}
 	// The decoder reads the initial states literal length, offset, match
 	// length.
@@ -596,8 +625,7 @@ var zstdStateCost = func() (c [65]uint32) {
 	return c
 }()
 
-// appendSequenceTables counts the codes of e.seqs and, per kind of code,
-// picks the predefined table or one built for the body, whichever the
+// appendSequenceTables, given the codes' counts, picks, per kind of code, the predefined table or one built for the body, whichever the
 // estimate prices lower with its description, and appends the mode byte
 // and the descriptions of the built ones (RFC 8878 §3.1.1.3.2.1).
 func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, *fseEncoder, *fseEncoder, *fseEncoder) {
@@ -608,13 +636,7 @@ func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, *fseEncoder, *fs
 	if len(seqs) < zstdMinBuilt {
 		return dst, tables[0], tables[1], tables[2]
 	}
-	count := &e.counts
-	*count = [3][64]uint32{}
-	for _, s := range seqs {
-		count[zstdLitLen][zstdLitLenCode(s.lits)&63]++
-		count[zstdOffset][zstdOffsetCode(s.dist)&63]++
-		count[zstdMatchLen][zstdMatchLenCode(s.length-3)&63]++
-	}
+	count := &e.counts // by codeSequences
 	mode := byte(0)
 	for kind := range 3 {
 		c := count[kind][:]
@@ -680,16 +702,42 @@ func zstdNormalize(norm *[64]int16, c []uint32, n int) ([]int16, bool) {
 	return norm[:len(c)], norm[most] >= 1
 }
 
-// zstdExtras adds sequence s's extra bits: literal length, match length,
-// offset, which the decoder, reading backwards, takes in reverse.
-func zstdExtras(w fastBits, s lzSeq, llc, mlc, ofc uint8) fastBits {
-	llBits, mlBits := zstdLitLenBits[llc&63], zstdMatchLenBits[mlc&63]
-	v := uint64(s.lits-zstdLitLenBase[llc&63]) |
-		uint64(s.length-3-zstdMatchLenBase[mlc&63])<<(llBits&63) |
-		uint64(s.dist-1<<(ofc&31))<<((llBits+mlBits)&63)
-	w.acc |= v << (w.n & 63)
-	w.n += uint(llBits + mlBits + ofc)
-	return w
+// A seqCode is a sequence as the bit stream takes it: its three codes, and
+// their extra bits together, literal length's lowest, then match length's,
+// then offset's (which the decoder, reading backwards, takes first).
+type seqCode struct {
+	extra      uint64
+	bits       uint8 // the number of extra bits
+	ll, of, ml uint8
+}
+
+// codeSequences sets e.codes from e.seqs, whose distances are offset
+// values, and counts the codes in e.counts when there are enough sequences
+// for tables of their own (see appendSequenceTables).
+func (e *ZstdEncoder) codeSequences() {
+	seqs := e.seqs
+	codes := slices.Grow(e.codes[:0], len(seqs))[:len(seqs)]
+	count := len(seqs) >= zstdMinBuilt
+	if count {
+		e.counts = [3][64]uint32{}
+	}
+	for i, s := range seqs {
+		llc, mlc, ofc := zstdLitLenCode(s.lits)&63, zstdMatchLenCode(s.length-3)&63, zstdOffsetCode(s.dist)&31
+		llBits, mlBits := zstdLitLenBits[llc], zstdMatchLenBits[mlc]
+		codes[i] = seqCode{
+			extra: uint64(s.lits-zstdLitLenBase[llc]) |
+				uint64(s.length-3-zstdMatchLenBase[mlc])<<(llBits&63) |
+				uint64(s.dist-1<<ofc)<<((llBits+mlBits)&63),
+			bits: llBits + mlBits + ofc,
+			ll:   llc, of: ofc, ml: mlc,
+		}
+		if count {
+			e.counts[zstdLitLen][llc]++
+			e.counts[zstdOffset][ofc]++
+			e.counts[zstdMatchLen][mlc]++
+		}
+	}
+	e.codes = codes
 }
 
 // zstdRepeatOffsets replaces each sequence's distance by its offset value
@@ -806,13 +854,46 @@ type fseSymbol struct {
 // zstdPredefined holds the coding tables of the predefined distributions
 // (RFC 8878 §3.1.1.3.2.2).
 var zstdPredefined = struct{ ll, of, ml fseEncoder }{
-	ll: newFSEEncoder([]int16{4, 3, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1,
-		2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 2, 1, 1, 1, 1, 1, -1, -1, -1, -1}, 6),
-	of: newFSEEncoder([]int16{1, 1, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1}, 5),
-	ml: newFSEEncoder([]int16{1, 4, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-		1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, -1, -1, -1, -1, -1, -1, -1}, 6),
+	ll: newFSEEncoder(zstdPredefinedNorm[zstdLitLen], zstdPredefinedLog[zstdLitLen]),
+	of: newFSEEncoder(zstdPredefinedNorm[zstdOffset], zstdPredefinedLog[zstdOffset]),
+	ml: newFSEEncoder(zstdPredefinedNorm[zstdMatchLen], zstdPredefinedLog[zstdMatchLen]),
+}
+
+// zstdPredefinedSteps holds, per kind of code, symbol and state of the
+// predefined tables, what encode does (see fseSteps), made on first use
+// (48 KiB).
+var zstdPredefinedSteps = sync.OnceValue(func() *[3]fseSteps {
+	return &[3]fseSteps{
+		zstdLitLen:   zstdPredefined.ll.steps(),
+		zstdOffset:   zstdPredefined.of.steps(),
+		zstdMatchLen: zstdPredefined.ml.steps(),
+	}
+})
+
+// fseSteps is an fseEncoder's encode worked out for every symbol and state
+// (the state's bits below the table size's): the bits sent in the low byte, their
+// number in the next, the next state above. Coding a symbol is then one
+// lookup, for tables used often enough to pay for working it out: the
+// predefined ones and the literal weights' static one.
+type fseSteps [64][64]uint32
+
+func (t *fseEncoder) steps() (st fseSteps) {
+	for s := range st {
+		if t.sym[s] == (fseSymbol{}) {
+			continue // not in the distribution
+		}
+		for x := range 1 << t.log {
+			b, next := t.encode(fastBits{}, uint32(x+1<<t.log), uint8(s))
+			st[s][x] = uint32(b.acc) | uint32(b.n)<<8 | next<<16
+		}
+	}
+	return st
+}
+
+// step adds the bits of step a, as fseSteps holds it, and returns its next
+// state.
+func (w fastBits) step(a uint32) (fastBits, uint32) {
+	return w.addBits(a&0xff, uint8(a>>8)), a >> 16
 }
 
 // newFSEEncoder returns the coding table of a normalized distribution.
