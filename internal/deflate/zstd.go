@@ -108,10 +108,9 @@ type lzSeq struct{ lits, length, dist uint32 }
 
 // match finds src's matches into e.seqs the way WholeEncoder's matchLight
 // does (a 4-byte hash probed at each position, an 8-byte one where it
-// hits, a byte of lookahead, backward extension), with what zstd's format
-// changes: a match at a new distance must be at least zstdMinMatch long,
-// and the window is the whole body, so a candidate needs no distance
-// check.
+// hits, backward extension; above lightMax a byte of lookahead and two
+// more positions indexed per match, as matchAll does), except that the
+// window is the whole body, so a candidate needs no distance check.
 func (e *ZstdEncoder) match(src []byte) {
 	m := &e.m
 	m.reset(len(src))
@@ -137,7 +136,12 @@ func (e *ZstdEncoder) match(src []byte) {
 		if uint(cl) < uint(p) && load64(src, cl) == cv {
 			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
 		} else {
-			p, length, dist = m.lazy(src, p, 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs)
+			length, dist = 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs
+			if n > lightMax {
+				// Looking a byte ahead saves 2.3 % at 4 KB of JSON, 0.7 % at
+				// 1 KB, where it costs 2 % of the encoder's time.
+				p, length, dist = m.lazy(src, p, length, dist)
+			}
 		}
 		for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
 			p, length = p-1, length+1
