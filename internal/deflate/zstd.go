@@ -54,6 +54,10 @@ const (
 	// zstdMinHuff is the fewest literals worth a Huffman code: below it the
 	// code's description outweighs what it saves.
 	zstdMinHuff = 32
+	// zstdMaxMatch bounds a match's length: code 51's reach (RFC 8878
+	// §3.1.1.3.2.1.1), far above DEFLATE's 258, which long runs need (4 KB
+	// of zeros: 11 bytes instead of 59).
+	zstdMaxMatch = 65536
 )
 
 // ASCII reports whether every byte of b is below 0x80, so that any
@@ -134,16 +138,17 @@ func (e *ZstdEncoder) match(src []byte) {
 		long[hl] = int32(p) + base
 		var length, dist int
 		if uint(cl) < uint(p) && load64(src, cl) == cv {
-			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
+			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+zstdMaxMatch)]), p-cl
 		} else {
-			length, dist = 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs
-			if n > lightMax {
+			length, dist = 4+matchLen(src[cs+4:], src[p+4:min(n, p+zstdMaxMatch)]), p-cs
+			if n > lightMax && length < 32 {
 				// Looking a byte ahead saves 2.3 % at 4 KB of JSON, 0.7 % at
-				// 1 KB, where it costs 2 % of the encoder's time.
+				// 1 KB, where it costs 2 % of the encoder's time; after a
+				// long match there is little to gain.
 				p, length, dist = m.lazy(src, p, length, dist)
 			}
 		}
-		for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
+		for p > pending && p > dist && length < zstdMaxMatch && src[p-1] == src[p-1-dist] {
 			p, length = p-1, length+1
 		}
 		end := p + length
@@ -215,7 +220,7 @@ func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
 	switch {
 	case len(lits) > 1 && int(freq[lits[0]]) == len(lits): // one distinct literal
 		return append(appendRawLiteralsHeader(dst, 1, len(lits)), lits[0])
-	case len(lits) < zstdMinHuff:
+	case len(lits) < zstdMinHuff, maxSym >= 128 && !zstdHuffmanPays(freq[:maxSym+1], len(lits)):
 		return append(appendRawLiteralsHeader(dst, 0, len(lits)), lits...)
 	}
 	if out, ok := e.appendHuffLiterals(dst, maxSym); ok {
@@ -223,6 +228,39 @@ func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
 	}
 	return append(appendRawLiteralsHeader(dst, 0, len(lits)), lits...)
 }
+
+// zstdHuffmanPays reports whether n literals counted in freq have an
+// entropy low enough for a Huffman code to save 3 % even with a long
+// description (about half a byte per symbol), so that literals that are
+// not text (compressed or random data, which take most of 8 bits) skip
+// building one. Text literals, all below 128, need not ask: they always
+// gain.
+func zstdHuffmanPays(freq []uint32, n int) bool {
+	// n·log2(n) - Σ f·log2(f) is the entropy in bits, counted here in
+	// sixteenths.
+	bits := uint64(n) * uint64(log2x16(uint32(n)))
+	for _, f := range freq {
+		if f != 0 {
+			bits -= uint64(f) * uint64(log2x16(f))
+		}
+	}
+	return bits/16/8+uint64(len(freq))/2 < uint64(n)*97/100
+}
+
+// log2x16 is 16·log2(f), to about a tenth of a bit, for f ≥ 1: the highest
+// bit's position and the 5 bits after it looked up.
+func log2x16(f uint32) uint32 {
+	l := uint32(bits.Len32(f)) - 1
+	return 16*l + zstdLog2Fraction[(f<<(31-l))>>26&31]
+}
+
+// zstdLog2Fraction[i] is 16·log2(1 + i/32).
+var zstdLog2Fraction = func() (t [32]uint32) {
+	for i := range t {
+		t[i] = uint32(math.Round(16 * math.Log2(1+float64(i)/32)))
+	}
+	return t
+}()
 
 // rawLiteralsHeaderLen is the length of the header of a raw literals
 // section of n literals.
@@ -389,7 +427,15 @@ func (e *ZstdEncoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool
 	} else {
 		s1, s0 = t.start(weights[n-1]), t.start(weights[n-2])
 	}
+	// Four pairs of weights take at most 48 bits: a flush per four.
 	steps := &zstdStaticWeights.steps
+	for ; i >= 7; i -= 8 {
+		for j := i; j > i-8; j -= 2 {
+			w, s1 = w.step(steps[weights[j]&63][s1&63])
+			w, s0 = w.step(steps[weights[j-1]&63][s0&63])
+		}
+		w = w.flush(buf)
+	}
 	for ; i >= 1; i -= 2 { // i is odd
 		w, s1 = w.step(steps[weights[i]&63][s1&63])
 		w, s0 = w.step(steps[weights[i-1]&63][s0&63])
@@ -546,12 +592,14 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 	e.codeSequences()
 	var ll, of, ml *fseEncoder
 	dst, ll, of, ml = e.appendSequenceTables(dst)
-	// A sequence takes at most 17 bits of states and 16+8+15 extra bits
-	// (literal runs stop at 128 KiB, match lengths at 258, distances at 32
-	// KiB): with the 7 left from the last flush, 64 bits at most, so one
-	// flush per sequence.
+	// A sequence takes at most 18 bits of states and 16+15+17 extra bits
+	// (literal runs and distances below 128 KiB, match lengths below 64
+	// KiB). With the 7 bits left from the last flush, states and up to 32
+	// extra bits fit the 64-bit accumulator; a sequence with more (a run of
+	// 64 KiB of literals, say, then a match as far back) flushes between
+	// them.
 	start := len(dst)
-	dst = slices.Grow(dst, len(seqs)*8+16)
+	dst = slices.Grow(dst, len(seqs)*9+16)
 	buf := dst[start:cap(dst)]
 	var w fastBits
 	// Read backwards, the sequences are written from the last; the
@@ -570,6 +618,9 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 			w, sof = w.step(st[zstdOffset][c.of&63][sof&31]) // 32 states
 			w, sml = w.step(st[zstdMatchLen][c.ml&63][sml&63])
 			w, sll = w.step(st[zstdLitLen][c.ll&63][sll&63])
+			if c.bits > 32 {
+				w = w.flush(buf)
+			}
 			w = w.addExtra(c.extra, c.bits).flush(buf)
 		}
 	} else {
@@ -578,6 +629,9 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 			w, sof = of.encode(w, sof, c.of)
 			w, sml = ml.encode(w, sml, c.ml)
 			w, sll = ll.encode(w, sll, c.ll)
+			if c.bits > 32 {
+				w = w.flush(buf)
+			}
 			w = w.addExtra(c.extra, c.bits).flush(buf)
 		}
 	}

@@ -74,7 +74,15 @@ func zstdShapes() map[string][]byte {
 	shapes["symbol 129"] = append(ascii(3000, 60), 129)
 	shapes["two symbols"] = bytes.Repeat([]byte("ab"), 20)
 	shapes["small alphabet"] = bytes.Map(func(c rune) rune { return c % 8 }, ascii(1000, 95)) // direct weights are shorter
-	shapes["run of one literal"] = append([]byte("xyzw"), bytes.Repeat([]byte{'q'}, 40)...)
+	shapes["run of one literal"] = []byte("zzzzzzz") // too short to match: seven literals alike
+	// After a run of 66 000 literals, a match of 20 KB from 90 000 bytes
+	// back, and more after it: 16 + 14 + 16 extra bits in one sequence,
+	// more than fit beside the states before a flush. The unit repeats
+	// so that the matcher, skipping faster and faster through the
+	// literals, still lands on it.
+	unit := ascii(4096, 90)
+	shapes["far literals"] = slices.Concat(bytes.Repeat(unit, 5), shapes["random"][:66000],
+		bytes.Repeat(unit, 5), shapes["random"][:4000])
 	shapes["json 128k"] = bytes.Repeat(shapes["json"], 7)[:ZstdMaxBody]
 	shapes["long literal runs"] = slices.Concat(ascii(70000, 30), ascii(100, 30), shapes["json"][:8000])
 	return shapes
@@ -382,7 +390,9 @@ func FuzzZstdEncoder(f *testing.F) {
 
 // BenchmarkZstdEncoder runs the encoder beside klauspost's EncodeAll at
 // the default level, the encoding package's zstd before it, on the
-// corpus's 1 and 4 KB JSON and CSS, reporting the output size.
+// corpus's 1 and 4 KB JSON and CSS and on 4 KB of three shapes that are
+// not text (random bytes, zeros, one sentence repeated), reporting the
+// output size.
 func BenchmarkZstdEncoder(b *testing.B) {
 	_, cuts := corpusCuts(b)
 	kp, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(false), zstd.WithWindowSize(128<<10), zstd.WithLowerEncoderMem(true))
@@ -392,8 +402,12 @@ func BenchmarkZstdEncoder(b *testing.B) {
 	for _, body := range []struct{ name, cut string }{
 		{"json-1k", "json-1k.json/1k"}, {"json-4k", "json-4k.json/4k"},
 		{"css-1k", "bootstrap.min.css/1k"}, {"css-4k", "bootstrap.min.css/4k"},
+		{"random-4k", "random"}, {"zeros-4k", "zeros"}, {"repeated-4k", "text"},
 	} {
 		src := cuts[body.cut]
+		if src == nil {
+			src = wholeShapes()[body.cut][:4<<10]
+		}
 		b.Run("body="+body.name+"/impl=own", func(b *testing.B) {
 			var e ZstdEncoder
 			var out []byte
