@@ -73,8 +73,10 @@ func zstdShapes() map[string][]byte {
 	shapes["symbol 128"] = append(ascii(3000, 60), 128, 128, 0)
 	shapes["symbol 129"] = append(ascii(3000, 60), 129)
 	shapes["two symbols"] = bytes.Repeat([]byte("ab"), 20)
-	shapes["small alphabet"] = bytes.Map(func(c rune) rune { return c % 8 }, ascii(1000, 95)) // direct weights are shorter
-	shapes["run of one literal"] = []byte("zzzzzzz")                                          // too short to match: seven literals alike
+	// Few symbols: direct weights are shorter than FSE-compressed ones.
+	shapes["small alphabet"] = bytes.Map(func(c rune) rune { return c % 8 }, ascii(1000, 95))
+	// Too short to match: seven literals alike.
+	shapes["run of one literal"] = []byte("zzzzzzz")
 	// After a run of 66 000 literals, a match of 20 KB from 90 000 bytes
 	// back, and more after it: 16 + 14 + 16 extra bits in one sequence,
 	// more than fit beside the states before a flush. The unit repeats
