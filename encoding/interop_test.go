@@ -75,8 +75,8 @@ func TestCurlSeesRangeHeadAndConditionals(t *testing.T) {
 
 // Python's zlib, gzip, brotli and zstandard modules decode each coding:
 // decoders that share no code with ours. The 1 KB bodies take the one-shot
-// paths (squeeze's own DEFLATE and brotli encoders for gzip, deflate and
-// br; the English prose brings the brotli encoder's static-dictionary
+// paths (squeeze's own DEFLATE, brotli and zstd encoders for gzip, deflate,
+// br and zstd; the English prose brings the brotli encoder's static-dictionary
 // references, RFC 7932 §8), the 100 KB one klauspost's and andybalholm's
 // encoders.
 func TestPythonDecodesEveryCoding(t *testing.T) {

@@ -40,15 +40,18 @@ type zstdCodec struct {
 // zstdOwnMaxBody is the largest body that levels 1-5 (klauspost's
 // SpeedFastest and SpeedDefault) give to squeeze's own zstd encoder
 // (internal/deflate's ZstdEncoder), which skips most of the per-block work
-// that dominates klauspost's cost at this size: on 1 and 4 KB of JSON
-// about 1.7 and 1.2 times fewer instructions than klauspost's default level,
-// for 0.5 and 2 % more bytes (BenchmarkZstdEncoder in internal/deflate,
-// counted under callgrind). Above 4 KB its output grows past 3 % more than
-// the default level's.
+// that dominates klauspost's cost at this size. Through the middleware, on
+// the benchmark's 1 and 4 KB of JSON, a response costs 74 k and 235 k
+// instructions against 136 k and 287 k with klauspost's default level
+// (1.83x and 1.22x), for 1.6 and 2.0 % more bytes than it sends with its
+// checksum (BenchmarkMiddleware in the benchmarks module, counted under
+// callgrind); CSS and JavaScript come out 1-3 % smaller. Past 4 KB its
+// lighter matching falls behind on size.
 const zstdOwnMaxBody = 4 << 10
 
-// zstdOwnEncoders pools the own encoders, 192 KiB of hash tables and about
-// 8 KiB of code tables each.
+// zstdOwnEncoders pools the own encoders: 199 KiB each (hash tables of 192
+// KiB, counts and code tables), and about 10 KiB more of buffers after a 4
+// KB body.
 var zstdOwnEncoders = sync.Pool{New: func() any { return new(deflate.ZstdEncoder) }}
 
 // zstdEncodeAllMax is the largest body encoded with EncodeAll. Above it a
@@ -75,36 +78,38 @@ var zstdBuiltin = sync.OnceValue(func() *zstdCodec {
 })
 
 // Zstd returns the zstd codec (RFC 8878, token "zstd"), built on
-// github.com/klauspost/compress/zstd. Its levels are zstd's familiar 1..22,
-// mapped onto the library's four speeds as zstd.EncoderLevelFromZstd does:
-// 1 fastest, 2..5 default, 6..9 better, 10..22 best; the default is 3.
+// github.com/klauspost/compress/zstd and, for small bodies, squeeze's own
+// encoder. Its levels are zstd's familiar 1..22, mapped onto the library's
+// four speeds as zstd.EncoderLevelFromZstd does: 1 fastest, 2..5 default,
+// 6..9 better, 10..22 best; the default is 3.
 //
 // Whatever the level, no frame needs a window above 8 MB (RFC 9659 §3):
 // streams use a 1 MB window, and a pooled streaming encoder keeps about
 // 2.8 MB at level 3 (measured with BenchmarkRetainedMemory). Bodies known
 // whole are encoded into a single-segment frame that needs no window
-// beyond the body: up to 16 KB with EncodeAll on encoders shared by all
-// responses, which keep no memory per response; above that with a pooled
-// streaming encoder told the content size. Both use a
-// 128 KB window with klauspost's lower-memory tables up to 128 KB, 8 MB
-// above.
+// beyond the body. At levels 1-5, bodies of up to 4 KB go to squeeze's own
+// encoder (see zstdOwnMaxBody): pooled, about 210 KB each. Other
+// bodies of up to 16 KB go to EncodeAll on encoders shared by all
+// responses, which keep no memory per response; above that a pooled
+// streaming encoder told the content size. Both use a 128 KB window with
+// klauspost's lower-memory tables up to 128 KB, 8 MB above.
 //
-// Whole bodies are encoded at the speed the level maps to. The cheaper
-// settings were measured on small bodies and left out, since their output
-// is more than 3 % larger on some content (BenchmarkZstdSmallBody in the
-// benchmarks module, first 1 KB and 4 KB of JSON and of minified CSS, level
-// 3 against each): SpeedFastest costs 1.38x fewer instructions at 1 KB for
-// +1.6 % (JSON) to +5.1 % (CSS); no entropy coding, 1.6x fewer for +22..33 %.
-// A window just above the body (1 KB for a 1 KB reply instead of 128 KB)
-// and concurrency 1 change neither size nor instructions (within 2 %); a
-// window below the body costs size (+23 % for 4 KB in a 1 KB window). At
-// 1 KB about 60 %
-// of the encoder's time is building the block's entropy tables (Huffman for
-// literals, FSE for sequences), which is per-block work, not setup.
+// Where klauspost encodes a whole body, it does so at the speed the level
+// maps to. Its cheaper settings were measured on small bodies and left
+// out, since their output is more than 3 % larger on some content
+// (BenchmarkZstdSmallBody in the benchmarks module, first 1 KB and 4 KB of
+// JSON and of minified CSS, level 3 against each): SpeedFastest costs 1.38x
+// fewer instructions at 1 KB for +1.6 % (JSON) to +5.1 % (CSS); no entropy
+// coding, 1.6x fewer for +22..33 %. A window just above the body and
+// concurrency 1 change neither size nor instructions (within 2 %). At 1 KB
+// about 60 % of klauspost's time is building the block's entropy tables
+// (Huffman for literals, FSE for sequences), per-block work that the own
+// encoder does for less: a static table for the literal code's weights,
+// the predefined sequence tables below 64 sequences.
 //
 // Frames carry no content checksum (RFC 8878 §3.1.1, optional): the
 // transport already protects the bytes, and each response is 4 bytes
-// shorter (575 instead of 579 for a 1 KB JSON reply).
+// shorter.
 func Zstd() Codec { return zstdBuiltin() }
 
 func (*zstdCodec) Name() string { return "zstd" }

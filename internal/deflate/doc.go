@@ -9,4 +9,8 @@
 // kind of matches, with words of brotli's static dictionary, as one brotli
 // (RFC 7932) meta-block with the same Huffman builder (the encoding
 // package's br at qualities 3 and 4 for bodies of up to 8 KB).
+// ZstdEncoder finds matches the same way into one zstd (RFC 8878) block,
+// its literals Huffman-coded with the same builder and its sequences
+// FSE-coded with the predefined tables or ones built for the body (the
+// encoding package's zstd at levels 1-5 for bodies of up to 4 KB).
 package deflate

@@ -10,23 +10,21 @@ import (
 
 // ZstdEncoder compresses one body known whole into a zstd frame (RFC 8878)
 // of a single block. It is made for small HTTP responses, where a
-// general-purpose zstd encoder spends most of its time building the block's
-// entropy tables: its matches come from WholeEncoder's match finder, its
-// literals are Huffman-coded with the code described by direct weights,
-// and its sequences are coded with the predefined FSE tables (RFC 8878
-// §3.1.1.3.2.2), which cost nothing to describe and nothing to build per
-// body. Offsets that repeat one of the last three are sent as repeat codes
-// (§3.1.1.5).
-//
-// Literals above 128 cannot be described by direct weights (§4.2.1.1); a
-// body whose literals include one has them sent uncompressed, so such
-// bodies are better given to another encoder (see ASCII).
+// general-purpose zstd encoder spends most of its time on the block's
+// entropy tables. Its matches come from WholeEncoder's hash tables, found
+// straight into sequences; its literals are Huffman-coded, the code's
+// weights described with one static FSE table (or directly); its sequences
+// are coded with the predefined FSE tables (§3.1.1.3.2.2), which cost
+// nothing to describe or build, or from 64 sequences up with tables built
+// for the body where the estimate says they pay. Offsets that repeat one of
+// the last three are sent as repeat codes (§3.1.1.5).
 //
 // The frame is single-segment, with the body's size and no checksum: a
 // decoder needs no window beyond the body.
 //
 // A ZstdEncoder is not safe for concurrent use; the zero value is ready to
-// use.
+// use. It keeps 199 KiB (WholeEncoder's hash tables and its own counts and
+// tables) and buffers that grow with the bodies.
 type ZstdEncoder struct {
 	m       WholeEncoder // its hash tables, reused across bodies
 	seqs    []lzSeq      // the body's matches
@@ -59,20 +57,6 @@ const (
 	// of zeros: 11 bytes instead of 59).
 	zstdMaxMatch = 65536
 )
-
-// ASCII reports whether every byte of b is below 0x80, so that any
-// literal of it can be Huffman-coded by a ZstdEncoder.
-func ASCII(b []byte) bool {
-	var or uint64
-	for len(b) >= 8 {
-		or |= binary.LittleEndian.Uint64(b)
-		b = b[8:]
-	}
-	for _, c := range b {
-		or |= uint64(c)
-	}
-	return or&0x8080808080808080 == 0
-}
 
 // Append compresses src, of at most ZstdMaxBody bytes, and appends the
 // zstd frame to dst. src must not overlap dst's spare capacity.
@@ -398,8 +382,8 @@ const zstdWeightsLog = 6
 // of two states taking the weights in turn, and reports false, having
 // appended nothing, when that takes 128 bytes or more. The distribution is
 // zstdStaticWeights, whatever the body: one of its own would save about 3
-// bytes on 1-4 KB of JSON, CSS or JavaScript and cost a fifth of the
-// encoder's time at 1 KB to count, describe and build.
+// bytes on 1-4 KB of JSON, CSS or JavaScript and cost 5 % of the encoder's
+// time at 1 KB to count, describe and build.
 func (e *ZstdEncoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool) {
 	if len(weights) < 2 {
 		return dst, false
