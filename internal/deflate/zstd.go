@@ -110,13 +110,14 @@ func (e *ZstdEncoder) match(src []byte) {
 	for p <= last {
 		cv := load64(src, p)
 		hs := hashShort(uint32(cv))
-		cs := int(short[hs] - base)
-		short[hs] = int32(p) + base
-		// Candidates from earlier bodies are below base: negative.
-		if uint(cs) >= uint(p) || uint32(load64(src, cs)) != uint32(cv) {
+		c, pb := short[hs], int32(p)+base
+		short[hs] = pb
+		// Candidates from earlier bodies are below base.
+		if c < base || uint32(load64(src, int(c-base))) != uint32(cv) {
 			p += 1 + (p-pending)>>6
 			continue
 		}
+		cs := int(c - base)
 		hl := hashLong(cv)
 		cl := int(long[hl] - base)
 		long[hl] = int32(p) + base
@@ -198,6 +199,9 @@ func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
 		freq[c]++
 	}
 	maxSym := 255
+	for maxSym >= 3 && freq[maxSym]|freq[maxSym-1]|freq[maxSym-2]|freq[maxSym-3] == 0 {
+		maxSym -= 4
+	}
 	for maxSym > 0 && freq[maxSym] == 0 {
 		maxSym--
 	}
