@@ -126,6 +126,10 @@ func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
 func hashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
 func hashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }
 
+// matchLight does not check distances against the window: this fails to
+// compile if its bodies could reach past it.
+var _ = [windowSize - lightMax]struct{}{}
+
 // match turns src into tokens and counts their symbols, the light way for
 // bodies of up to lightMax bytes.
 func (e *WholeEncoder) match(src []byte) {
@@ -193,20 +197,24 @@ func (e *WholeEncoder) matchLight(src []byte) {
 	long, short := &e.long, &e.short
 	last := n - 8
 	p, pending := 0, 0
+	// Bodies this short lie within the window (see the assertion beside
+	// lightMax): a candidate needs only to be of this body, at or above
+	// base.
 	for p <= last {
 		cv := load64(src, p)
 		hs := hashShort(uint32(cv))
-		cs := int(short[hs] - base)
+		c := short[hs]
 		short[hs] = int32(p) + base
-		if cs < 0 || p-cs > windowSize || uint32(load64(src, cs)) != uint32(cv) {
+		if c < base || uint32(load64(src, int(c-base))) != uint32(cv) {
 			p += 1 + (p-pending)>>6
 			continue
 		}
+		cs := int(c - base)
 		hl := hashLong(cv)
 		cl := int(long[hl] - base)
 		long[hl] = int32(p) + base
 		var length, dist int
-		if cl >= 0 && p-cl <= windowSize && load64(src, cl) == cv {
+		if cl >= 0 && load64(src, cl) == cv {
 			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
 		} else {
 			p, length, dist = e.lazy(src, p, 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs)
