@@ -309,7 +309,7 @@ func (e *ZstdEncoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) 
 	weights := e.weights[:maxSym]
 	desc := len(dst)
 	dst, ok := e.appendFSEWeights(dst, weights)
-	if !ok || len(dst)-desc > 1+(maxSym+1)/2 {
+	if !ok || maxSym <= zstdMaxDirect && len(dst)-desc > 1+(maxSym+1)/2 {
 		if maxSym > zstdMaxDirect {
 			return dst[:start], false
 		}

@@ -282,6 +282,54 @@ func TestZstdEncoderReachesEverySectionKind(t *testing.T) {
 	}
 }
 
+// Literals above 128 cannot have direct weights (RFC 8878 §4.2.1.1): where
+// the FSE-compressed ones come out a little longer than direct ones would
+// be, they are still sent, not the literals raw. Bodies of bytes up to 129
+// and more drawn from skewed distributions reach that case.
+func TestZstdKeepsFSEWeightsAboveDirectRange(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	var e ZstdEncoder
+	reached := 0
+	for trial := 0; trial < 40 && reached < 2; trial++ {
+		maxSym := 129 + r.IntN(127)
+		weight := make([]float64, maxSym+1)
+		q, f, sum := 0.80+0.19*r.Float64(), 1.0, 0.0
+		for _, s := range r.Perm(maxSym + 1) {
+			weight[s] = f
+			sum += f
+			f = max(f*q, 1e-4)
+		}
+		src := make([]byte, ZstdMaxBody)
+		for i := range src {
+			u, s := r.Float64()*sum, 0
+			for ; s < maxSym && u >= weight[s]; s++ {
+				u -= weight[s]
+			}
+			src[i] = byte(s)
+		}
+		frame := e.Append(nil, src)
+		highest := 255
+		for e.freq[highest] == 0 {
+			highest--
+		}
+		fse, ok := e.appendFSEWeights(nil, e.weights[:highest])
+		if highest <= zstdMaxDirect || !ok || len(fse) <= 1+(highest+1)/2 {
+			continue
+		}
+		reached++
+		if s := parseZstdSections(t, frame); s.literals != 2 || !s.fseWeights {
+			t.Errorf("trial %d: literals up to %d, FSE weights %d bytes: literals section type %d, FSE weights %v; want Huffman with FSE weights",
+				trial, highest, len(fse), s.literals, s.fseWeights)
+		}
+		if got := unzstd(t, frame); !bytes.Equal(got, src) {
+			t.Fatalf("trial %d: decoded differently", trial)
+		}
+	}
+	if reached == 0 {
+		t.Fatal("no trial reached FSE weights longer than direct ones above literal 128")
+	}
+}
+
 // zstdOwnMaxBody in the encoding package rests on this: on the corpus's 1
 // and 4 KB cuts the output is at most 3 % larger than klauspost's default
 // level with its 4-byte checksum, which gzhttp and httpcompression send.
