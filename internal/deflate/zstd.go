@@ -174,9 +174,9 @@ func appendZstdFrameHeader(dst []byte, n int) []byte {
 }
 
 // appendLiterals gathers the literals the match finder left in src, counts
-// them, and appends the literals section (RFC 8878 §3.1.1.3.1):
-// Huffman-coded when that is smaller and every literal is at most 128,
-// a run when there is one distinct literal, raw otherwise.
+// them, and appends the literals section (RFC 8878 §3.1.1.3.1): a run when
+// there is one distinct literal, Huffman-coded when that is smaller, raw
+// otherwise.
 func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
 	lits, pos := e.lits[:0], 0
 	for _, s := range e.seqs {
@@ -291,8 +291,8 @@ func (e *ZstdEncoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) 
 	count, inOrder := e.m.hb.lengths(lens, e.freq[:maxSym+1], zstdMaxHuffBits)
 	bitsTotal := e.zstdCodes(lens, &count, inOrder)
 
-	// The cost, to decide before writing anything: the weights' bytes,
-	// the jump table of four streams, and each stream's padding byte.
+	// Four streams take a jump table, and more literals a longer header
+	// (Size_Format, RFC 8878 §3.1.1.3.1.1).
 	streams, header := 1, 3
 	if len(lits) > 1023 {
 		streams, header = 4, 4
