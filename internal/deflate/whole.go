@@ -110,6 +110,14 @@ func (e *WholeEncoder) costs() (dynamic, fixed int) {
 // reset prepares e for a body of n bytes: earlier bodies' positions fall
 // below the new base, out of reach, so the hash tables need no clearing.
 func (e *WholeEncoder) reset(n int) {
+	e.resetTables(n)
+	e.tokens = e.tokens[:0]
+	e.stats.reset()
+}
+
+// resetTables is reset's part for the hash tables, all that ZstdEncoder,
+// which keeps no tokens, uses.
+func (e *WholeEncoder) resetTables(n int) {
 	if e.next == 0 || int(e.next)+n+1 > baseLimit {
 		clear(e.long[:])
 		clear(e.short[:])
@@ -117,8 +125,6 @@ func (e *WholeEncoder) reset(n int) {
 	}
 	e.base = e.next
 	e.next += int32(n) + 1
-	e.tokens = e.tokens[:0]
-	e.stats.reset()
 }
 
 func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
@@ -197,9 +203,8 @@ func (e *WholeEncoder) matchLight(src []byte) {
 	long, short := &e.long, &e.short
 	last := n - 8
 	p, pending := 0, 0
-	// Bodies this short lie within the window (see the assertion beside
-	// lightMax): a candidate needs only to be of this body, at or above
-	// base.
+	// Bodies this short lie within the window (see the assertion above
+	// match): a candidate needs only to be of this body, at or above base.
 	for p <= last {
 		cv := load64(src, p)
 		hs := hashShort(uint32(cv))

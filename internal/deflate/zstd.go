@@ -31,7 +31,7 @@ type ZstdEncoder struct {
 	codes   []seqCode    // and as the bit stream takes them
 	lits    []byte       // the body's literals, in order
 	freq    [256]uint32  // their counts
-	code    huffCode     // the literal code's lengths
+	lens    [256]uint8   // the literal code's lengths
 	huff    [256]uint32  // per literal its code, and its length << 16
 	weights [256]byte    // the literal code's weights (the last one implied)
 	// The sequences' code counts and the tables built for them, by kind.
@@ -101,7 +101,7 @@ type lzSeq struct{ lits, length, dist uint32 }
 // window is the whole body, so a candidate needs no distance check.
 func (e *ZstdEncoder) match(src []byte) {
 	m := &e.m
-	m.reset(len(src))
+	m.resetTables(len(src))
 	e.seqs = e.seqs[:0]
 	n, base := len(src), m.base
 	long, short := &m.long, &m.short
@@ -284,10 +284,7 @@ func appendRawLiteralsHeader(dst []byte, kind uint32, n int) []byte {
 // literals go in one stream, more in four (RFC 8878 §3.1.1.3.1.6).
 func (e *ZstdEncoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) {
 	lits := e.lits
-	if e.code.len == nil {
-		e.code = newHuffCode(256)
-	}
-	lens := e.code.len[:maxSym+1]
+	lens := e.lens[:maxSym+1]
 	count, inOrder := e.m.hb.lengths(lens, e.freq[:maxSym+1], zstdMaxHuffBits)
 	bitsTotal := e.zstdCodes(lens, &count, inOrder)
 
@@ -429,8 +426,8 @@ func (e *ZstdEncoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool
 		w, s0 = w.step(steps[weights[i-1]&63][s0&63])
 		w = w.flush(buf)
 	}
-	w = w.addBits(s1&(1<<zstdWeightsLog-1), zstdWeightsLog)
-	w = w.addBits(s0&(1<<zstdWeightsLog-1), zstdWeightsLog)
+	w = w.addBits(uint64(s1&(1<<zstdWeightsLog-1)), zstdWeightsLog)
+	w = w.addBits(uint64(s0&(1<<zstdWeightsLog-1)), zstdWeightsLog)
 	w = w.add(1 | 1<<16) // the end mark
 	dst = dst[:at+w.close(buf)]
 	if len(dst)-start-1 >= 128 {
@@ -529,19 +526,13 @@ func (w fastBits) add(c uint32) fastBits {
 }
 
 // addBits adds the low n bits of v, which has no bits above them.
-func (w fastBits) addBits(v uint32, n uint8) fastBits {
-	w.acc |= uint64(v) << (w.n & 63)
-	w.n += uint(n)
-	return w
-}
-
-// addExtra adds the low n bits of v, which has no bits above them.
-func (w fastBits) addExtra(v uint64, n uint8) fastBits {
+func (w fastBits) addBits(v uint64, n uint8) fastBits {
 	w.acc |= v << (w.n & 63)
 	w.n += uint(n)
 	return w
 }
 
+// flush writes the whole bytes of the accumulator at w.pos in buf.
 func (w fastBits) flush(buf []byte) fastBits {
 	binary.LittleEndian.PutUint64(buf[w.pos:], w.acc)
 	w.pos += int(w.n >> 3)
@@ -561,8 +552,8 @@ func (w fastBits) close(buf []byte) int {
 }
 
 // appendSequences appends the sequences section (RFC 8878 §3.1.1.3.2):
-// the number of sequences, the predefined mode for all three codes, and
-// the FSE bit stream.
+// the number of sequences, the tables' modes and descriptions (see
+// appendSequenceTables), and the FSE bit stream.
 func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 	seqs := e.seqs
 	switch n := len(seqs); {
@@ -595,7 +586,7 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 	codes := e.codes
 	last := codes[len(codes)-1]
 	sll, sml, sof := ll.start(last.ll), ml.start(last.ml), of.start(last.of)
-	w = w.addExtra(last.extra, last.bits).flush(buf)
+	w = w.addBits(last.extra, last.bits).flush(buf)
 	// The decoder updates the states literal length, match length,
 	// offset; written in reverse. The predefined tables' steps are worked
 	// out beforehand (fseSteps), a third of the instructions of encode.
@@ -609,7 +600,7 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 			if c.bits > 32 {
 				w = w.flush(buf)
 			}
-			w = w.addExtra(c.extra, c.bits).flush(buf)
+			w = w.addBits(c.extra, c.bits).flush(buf)
 		}
 	} else {
 		for i := len(codes) - 2; i >= 0; i-- {
@@ -620,14 +611,14 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 			if c.bits > 32 {
 				w = w.flush(buf)
 			}
-			w = w.addExtra(c.extra, c.bits).flush(buf)
+			w = w.addBits(c.extra, c.bits).flush(buf)
 		}
 	}
 	// The decoder reads the initial states literal length, offset, match
 	// length.
-	w = w.addBits(sml&(1<<ml.log-1), ml.log)
-	w = w.addBits(sof&(1<<of.log-1), of.log)
-	w = w.addBits(sll&(1<<ll.log-1), ll.log)
+	w = w.addBits(uint64(sml&(1<<ml.log-1)), ml.log)
+	w = w.addBits(uint64(sof&(1<<of.log-1)), of.log)
+	w = w.addBits(uint64(sll&(1<<ll.log-1)), ll.log)
 	w = w.add(1 | 1<<16) // the end mark
 	return dst[:start+w.close(buf)]
 }
@@ -671,9 +662,10 @@ var zstdStateCost = func() (c [65]uint32) {
 	return c
 }()
 
-// appendSequenceTables, given the codes' counts, picks, per kind of code, the predefined table or one built for the body, whichever the
-// estimate prices lower with its description, and appends the mode byte
-// and the descriptions of the built ones (RFC 8878 §3.1.1.3.2.1).
+// appendSequenceTables, given the codes' counts, picks per kind of code
+// the predefined table or one built for the body, whichever the estimate
+// prices lower with its description, and appends the mode byte and the
+// descriptions of the built ones (RFC 8878 §3.1.1.3.2.1).
 func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, *fseEncoder, *fseEncoder, *fseEncoder) {
 	tables := [3]*fseEncoder{&zstdPredefined.ll, &zstdPredefined.of, &zstdPredefined.ml}
 	seqs := e.seqs
@@ -917,8 +909,8 @@ var zstdPredefinedSteps = sync.OnceValue(func() *[3]fseSteps {
 })
 
 // fseSteps is an fseEncoder's encode worked out for every symbol and state
-// (the state's bits below the table size's): the bits sent in the low byte, their
-// number in the next, the next state above. Coding a symbol is then one
+// (the state's bits below the table size's): the bits sent in the low
+// byte, their number in the next, the next state above. Coding a symbol is then one
 // lookup, for tables used often enough to pay for working it out: the
 // predefined ones and the literal weights' static one.
 type fseSteps [64][64]uint32
@@ -939,7 +931,7 @@ func (t *fseEncoder) steps() (st fseSteps) {
 // step adds the bits of step a, as fseSteps holds it, and returns its next
 // state.
 func (w fastBits) step(a uint32) (fastBits, uint32) {
-	return w.addBits(a&0xff, uint8(a>>8)), a >> 16
+	return w.addBits(uint64(a&0xff), uint8(a>>8)), a >> 16
 }
 
 // newFSEEncoder returns the coding table of a normalized distribution.
@@ -1088,5 +1080,5 @@ func (t *fseEncoder) start(s uint8) uint32 {
 func (t *fseEncoder) encode(w fastBits, state uint32, s uint8) (fastBits, uint32) {
 	sym := t.sym[s&63]
 	n := (state + sym.deltaBits) >> 16
-	return w.addBits(state&(1<<n-1), uint8(n)), uint32(t.next[(int32(state>>n)+sym.deltaState)&63])
+	return w.addBits(uint64(state&(1<<n-1)), uint8(n)), uint32(t.next[(int32(state>>n)+sym.deltaState)&63])
 }

@@ -155,14 +155,19 @@ for i in range(int(sys.argv[2])):
     data = zstandard.ZstdDecompressor().decompress(open(os.path.join(d, str(i)), "rb").read())
     print(i, hashlib.sha256(data).hexdigest())
 `, dir, fmt.Sprint(len(names)))
-	if got != want.String() {
-		gotLines, wantLines := strings.Split(got, "\n"), strings.Split(want.String(), "\n")
-		for i := range wantLines {
-			if i >= len(gotLines) || gotLines[i] != wantLines[i] {
-				t.Fatalf("%s: libzstd decoded it differently (or stopped there): %q", names[i], got)
-			}
+	if got == want.String() {
+		return
+	}
+	gotLines, wantLines := strings.Split(got, "\n"), strings.Split(want.String(), "\n")
+	for i, name := range names {
+		if i >= len(gotLines) {
+			t.Fatalf("%s: libzstd stopped before it: %q", name, got)
+		}
+		if gotLines[i] != wantLines[i] {
+			t.Fatalf("%s: libzstd decoded it differently: %q, want %q", name, gotLines[i], wantLines[i])
 		}
 	}
+	t.Fatalf("libzstd printed more than the %d bodies: %q", len(names), got)
 }
 
 // zstdSections describes the one block of a frame the encoder wrote: the
