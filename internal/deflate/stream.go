@@ -228,7 +228,7 @@ func (e *Encoder) literals(b []byte) {
 	e.tokens = appendLiterals(e.tokens, &e.stats.lit, b)
 }
 
-func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
+func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4 : i+4]) }
 
 func hash4(b []byte, i int) uint32 {
 	return (load32(b, i) * 2654435761) >> (32 - hashBits)

@@ -127,7 +127,7 @@ func (e *WholeEncoder) resetTables(n int) {
 	e.next += int32(n) + 1
 }
 
-func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8 : i+8]) }
 
 func hashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
 func hashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }

@@ -113,7 +113,7 @@ func (e *ZstdEncoder) match(src []byte) {
 		c, pb := short[hs], int32(p)+base
 		short[hs] = pb
 		// Candidates from earlier bodies are below base.
-		if c < base || uint32(load64(src, int(c-base))) != uint32(cv) {
+		if c < base || load32(src, int(c-base)) != uint32(cv) {
 			p += 1 + (p-pending)>>6
 			continue
 		}
