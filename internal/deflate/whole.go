@@ -206,11 +206,13 @@ func (e *WholeEncoder) matchLight(src []byte) {
 	// Bodies this short lie within the window (see the assertion above
 	// match): a candidate needs only to be of this body, at or above base.
 	for p <= last {
-		cv := load64(src, p)
+		// Both loads are in bounds, as in ZstdEncoder.match: p <= last, and
+		// a candidate of this body is an earlier position.
+		cv := loadFast64(src, p)
 		hs := hashShort(uint32(cv))
 		c := short[hs]
 		short[hs] = int32(p) + base
-		if c < base || uint32(load64(src, int(c-base))) != uint32(cv) {
+		if c < base || loadFast32(src, int(c-base)) != uint32(cv) {
 			p += 1 + (p-pending)>>6
 			continue
 		}

@@ -108,12 +108,15 @@ func (e *ZstdEncoder) match(src []byte) {
 	last := n - 8
 	p, pending := 0, 0
 	for p <= last {
-		cv := load64(src, p)
+		// Both loads are in bounds: p <= last, and a candidate of this body
+		// is an earlier position (the tables hold no later ones: bases only
+		// grow, and the tables are cleared when they would wrap).
+		cv := loadFast64(src, p)
 		hs := hashShort(uint32(cv))
 		c, pb := short[hs], int32(p)+base
 		short[hs] = pb
 		// Candidates from earlier bodies are below base.
-		if c < base || load32(src, int(c-base)) != uint32(cv) {
+		if c < base || loadFast32(src, int(c-base)) != uint32(cv) {
 			p += 1 + (p-pending)>>6
 			continue
 		}
