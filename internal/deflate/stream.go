@@ -252,3 +252,21 @@ func matchLen(a, b []byte) int {
 	}
 	return n + len(b)
 }
+
+// matchLenAt returns how many bytes from src[j:end] equal those from
+// src[i:], for i < j <= end <= len(src): matchLen for a match finder's own
+// body, whose indexes keep every 8-byte load in bounds, so it uses the
+// unchecked ones (see loadFast64).
+func matchLenAt(src []byte, i, j, end int) int {
+	n := 0
+	for j+n+8 <= end {
+		if x := loadFast64(src, i+n) ^ loadFast64(src, j+n); x != 0 {
+			return n + bits.TrailingZeros64(x)/8
+		}
+		n += 8
+	}
+	for j+n < end && src[i+n] == src[j+n] {
+		n++
+	}
+	return n
+}

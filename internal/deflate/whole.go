@@ -158,16 +158,18 @@ func (e *WholeEncoder) matchAll(src []byte) {
 	last := n - 8      // the last position with 8 bytes to hash (negative below 8 bytes: no matching)
 	p, pending := 0, 0 // src[pending:p] is not yet tokenised
 	for p <= last {
-		cv := load64(src, p)
+		// The loads are in bounds: p <= last, and the tables hold only
+		// earlier positions of this body (and, below base, of earlier ones).
+		cv := loadFast64(src, p)
 		hl, hs := hashLong(cv), hashShort(uint32(cv))
 		cl, cs := int(long[hl]-base), int(short[hs]-base)
 		long[hl], short[hs] = int32(p)+base, int32(p)+base
 		length, dist := 0, 0
 		switch {
-		case cl >= 0 && p-cl <= windowSize && load64(src, cl) == cv:
-			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
-		case cs >= 0 && p-cs <= windowSize && uint32(load64(src, cs)) == uint32(cv):
-			p, length, dist = e.lazy(src, p, 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs)
+		case cl >= 0 && p-cl <= windowSize && loadFast64(src, cl) == cv:
+			length, dist = 8+matchLenAt(src, cl+8, p+8, min(n, p+maxMatch)), p-cl
+		case cs >= 0 && p-cs <= windowSize && loadFast32(src, cs) == uint32(cv):
+			p, length, dist = e.lazy(src, p, 4+matchLenAt(src, cs+4, p+4, min(n, p+maxMatch)), p-cs)
 		default:
 			// Skip faster the longer nothing has matched. The stride is not
 			// capped (a cap cost 1-2 % at 1-4 KB): after tens of KB without
@@ -181,7 +183,7 @@ func (e *WholeEncoder) matchAll(src []byte) {
 		// starts at its end.
 		for _, q := range [...]int{start + 1, end - 2, end - 1} {
 			if q <= last {
-				v := load64(src, q)
+				v := loadFast64(src, q) // q is in the match, so not negative
 				long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
 			}
 		}
@@ -221,14 +223,14 @@ func (e *WholeEncoder) matchLight(src []byte) {
 		cl := int(long[hl] - base)
 		long[hl] = int32(p) + base
 		var length, dist int
-		if cl >= 0 && load64(src, cl) == cv {
-			length, dist = 8+matchLen(src[cl+8:], src[p+8:min(n, p+maxMatch)]), p-cl
+		if cl >= 0 && loadFast64(src, cl) == cv {
+			length, dist = 8+matchLenAt(src, cl+8, p+8, min(n, p+maxMatch)), p-cl
 		} else {
-			p, length, dist = e.lazy(src, p, 4+matchLen(src[cs+4:], src[p+4:min(n, p+maxMatch)]), p-cs)
+			p, length, dist = e.lazy(src, p, 4+matchLenAt(src, cs+4, p+4, min(n, p+maxMatch)), p-cs)
 		}
 		_, end := e.emit(src, pending, p, length, dist)
 		if q := end - 1; q <= last {
-			v := load64(src, q)
+			v := loadFast64(src, q)
 			long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
 		}
 		p, pending = end, end
@@ -244,12 +246,14 @@ func (e *WholeEncoder) lazy(src []byte, p, length, dist int) (int, int, int) {
 	if q > len(src)-8 {
 		return p, length, dist
 	}
-	cv := load64(src, q)
+	// The table holds positions up to p, so c < q, and q <= len(src)-8:
+	// the loads are in bounds.
+	cv := loadFast64(src, q)
 	h := hashLong(cv)
 	c := int(e.long[h] - e.base)
 	e.long[h] = int32(q) + e.base
-	if c >= 0 && q-c <= windowSize && load64(src, c) == cv {
-		if l := 8 + matchLen(src[c+8:], src[q+8:min(len(src), q+maxMatch)]); l > length {
+	if c >= 0 && q-c <= windowSize && loadFast64(src, c) == cv {
+		if l := 8 + matchLenAt(src, c+8, q+8, min(len(src), q+maxMatch)); l > length {
 			return q, l, q - c
 		}
 	}
