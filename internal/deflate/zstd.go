@@ -1083,6 +1083,6 @@ func (t *fseEncoder) start(s uint8) uint32 {
 // that codes s, and returns that state (zstd's FSE_encodeSymbol).
 func (t *fseEncoder) encode(w fastBits, state uint32, s uint8) (fastBits, uint32) {
 	sym := t.sym[s&63]
-	n := (state + sym.deltaBits) >> 16
+	n := (state + sym.deltaBits) >> 16 & 31 // at most log; the mask spares the compiler's shift checks
 	return w.addBits(uint64(state&(1<<n-1)), uint8(n)), uint32(t.next[(int32(state>>n)+sym.deltaState)&63])
 }
