@@ -182,12 +182,20 @@ func appendZstdFrameHeader(dst []byte, n int) []byte {
 // there is one distinct literal, Huffman-coded when that is smaller, raw
 // otherwise.
 func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
-	lits, pos := e.lits[:0], 0
+	// Copied 8 bytes at a time, up to 7 past their end: the loads are in
+	// bounds, since every run but the last ends at a match, which starts
+	// at least 8 bytes before src's end.
+	lits, pos, nl := slices.Grow(e.lits[:0], len(src)+8)[:len(src)+8], 0, 0
 	for _, s := range e.seqs {
-		lits = append(lits, src[pos:pos+int(s.lits)]...)
+		for i := 0; i < int(s.lits); i += 8 {
+			j := nl + i
+			binary.LittleEndian.PutUint64(lits[j:j+8:j+8], loadFast64(src, pos+i))
+		}
+		nl += int(s.lits)
 		pos += int(s.lits + s.length)
 	}
-	lits = append(lits, src[pos:]...)
+	nl += copy(lits[nl:], src[pos:])
+	lits = lits[:nl]
 	e.lits = lits
 
 	freq := &e.freq
