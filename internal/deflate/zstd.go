@@ -965,28 +965,32 @@ func (t *fseEncoder) build(norm []int16, log uint8) {
 	high := size - 1
 	for s, n := range norm {
 		if n == -1 {
-			symbols[high] = uint8(s)
+			symbols[high&63] = uint8(s)
 			high--
 		}
 	}
 	step, mask, pos := size>>1+size>>3+3, size-1, 0
 	for s, n := range norm {
-		for range max(int(n), 0) {
-			symbols[pos] = uint8(s)
-			for pos = (pos + step) & mask; pos > high; pos = (pos + step) & mask {
+		for range n { // none for -1
+			symbols[pos&63] = uint8(s)
+			pos = (pos + step) & mask
+			for high < mask && pos > high { // the top states went to -1 symbols
+				pos = (pos + step) & mask
 			}
 		}
 	}
 	// Each symbol's states, in increasing order, are a run of next,
 	// starting at the total count of the symbols before it.
-	var first, cursor [65]int
+	var first, cursor [64]uint8
+	total := 0
 	for s, n := range norm {
-		first[s+1] = first[s] + fseStates(n)
+		first[s&63] = uint8(total)
+		total += fseStates(n)
 	}
 	cursor = first
 	for u, s := range symbols[:size] {
-		t.next[cursor[s]&63] = uint16(size + u)
-		cursor[s]++
+		t.next[cursor[s&63]&63] = uint16(size + u)
+		cursor[s&63]++
 	}
 	for s, n := range norm {
 		count := fseStates(n)
@@ -999,9 +1003,9 @@ func (t *fseEncoder) build(norm []int16, log uint8) {
 		if count > 1 {
 			maxBits -= bits.Len(uint(count-1)) - 1
 		}
-		t.sym[s] = fseSymbol{
+		t.sym[s&63] = fseSymbol{
 			deltaBits:  uint32(maxBits<<16 - count<<maxBits),
-			deltaState: int32(first[s] - count),
+			deltaState: int32(int(first[s&63]) - count),
 		}
 	}
 }
