@@ -665,6 +665,13 @@ const zstdTableLog = 6
 // considered: below it a description costs more than it saves.
 const zstdMinBuilt = 64
 
+// zstdMinTableGain is the fewest bytes a table built for the body must
+// save, description included, for it to replace the predefined one:
+// building it and coding with it cost more than a few bytes are worth
+// (JSON's match lengths at 4 KB: 4 k instructions, 2 % of the encoder, for
+// a table that saved nothing).
+const zstdMinTableGain = 4
+
 // zstdStateCost is, per number of states k of 64, what coding a symbol
 // with them costs in 1/16 bits: 16·log2(64/k).
 var zstdStateCost = func() (c [65]uint32) {
@@ -717,7 +724,7 @@ func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, *fseEncoder, *fs
 		}
 		at := len(dst)
 		dst = appendNCount(dst, norm, zstdTableLog)
-		if built+16*8*uint32(len(dst)-at) >= predefined {
+		if built+16*8*uint32(len(dst)-at+zstdMinTableGain) >= predefined {
 			dst = dst[:at]
 			continue
 		}
