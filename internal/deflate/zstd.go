@@ -581,8 +581,8 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 	}
 	zstdRepeatOffsets(seqs)
 	e.codeSequences()
-	var ll, of, ml *fseEncoder
-	dst, ll, of, ml = e.appendSequenceTables(dst)
+	var built bool
+	dst, built = e.appendSequenceTables(dst)
 	// A sequence takes at most 18 bits of states and 16+15+17 extra bits
 	// (literal runs and distances below 128 KiB, match lengths below 64
 	// KiB). With the 7 bits left from the last flush, states and up to 32
@@ -597,12 +597,17 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 	// decoder takes each one's extra bits offset first (§3.1.1.3.2.1.1).
 	codes := e.codes
 	last := codes[len(codes)-1]
+	t := &zstdPredefined.tables
+	if built {
+		t = &e.tables
+	}
+	ll, of, ml := &t[zstdLitLen], &t[zstdOffset], &t[zstdMatchLen]
 	sll, sml, sof := ll.start(last.ll), ml.start(last.ml), of.start(last.of)
 	w = w.addBits(last.extra, last.bits).flush(buf)
 	// The decoder updates the states literal length, match length,
 	// offset; written in reverse. The predefined tables' steps are worked
 	// out beforehand (fseSteps), a third of the instructions of encode.
-	if ll == &zstdPredefined.ll && of == &zstdPredefined.of && ml == &zstdPredefined.ml {
+	if !built {
 		st := zstdPredefinedSteps()
 		for i := len(codes) - 2; i >= 0; i-- {
 			c := &codes[i]
@@ -615,11 +620,13 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 			w = w.addBits(c.extra, c.bits).flush(buf)
 		}
 	} else {
+		// The three tables through one pointer: fewer registers for the
+		// loop to keep.
 		for i := len(codes) - 2; i >= 0; i-- {
 			c := &codes[i]
-			w, sof = of.encode(w, sof, c.of)
-			w, sml = ml.encode(w, sml, c.ml)
-			w, sll = ll.encode(w, sll, c.ll)
+			w, sof = t[zstdOffset].encode(w, sof, c.of)
+			w, sml = t[zstdMatchLen].encode(w, sml, c.ml)
+			w, sll = t[zstdLitLen].encode(w, sll, c.ll)
 			if c.bits > 32 {
 				w = w.flush(buf)
 			}
@@ -684,14 +691,15 @@ var zstdStateCost = func() (c [65]uint32) {
 // appendSequenceTables, given the codes' counts, picks per kind of code
 // the predefined table or one built for the body, whichever the estimate
 // prices lower with its description, and appends the mode byte and the
-// descriptions of the built ones (RFC 8878 §3.1.1.3.2.1).
-func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, *fseEncoder, *fseEncoder, *fseEncoder) {
-	tables := [3]*fseEncoder{&zstdPredefined.ll, &zstdPredefined.of, &zstdPredefined.ml}
+// descriptions of the built ones (RFC 8878 §3.1.1.3.2.1). It reports
+// whether it built any, when e.tables holds the three tables to code with;
+// otherwise they are the predefined ones.
+func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 	seqs := e.seqs
 	modeAt := len(dst)
 	dst = append(dst, 0) // Predefined_Mode for all three, unless changed below
 	if len(seqs) < zstdMinBuilt {
-		return dst, tables[0], tables[1], tables[2]
+		return dst, false
 	}
 	count := &e.counts // by codeSequences
 	mode := byte(0)
@@ -729,11 +737,20 @@ func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, *fseEncoder, *fs
 			continue
 		}
 		e.tables[kind].build(norm, zstdTableLog)
-		tables[kind] = &e.tables[kind]
 		mode |= 2 << (6 - 2*kind) // FSE_Compressed_Mode
 	}
+	if mode == 0 {
+		return dst, false
+	}
 	dst[modeAt] = mode
-	return dst, tables[0], tables[1], tables[2]
+	// The kinds left predefined take a copy of that table, so that
+	// e.tables holds all three.
+	for kind := range 3 {
+		if mode>>(6-2*kind)&3 == 0 {
+			e.tables[kind] = zstdPredefined.tables[kind]
+		}
+	}
+	return dst, true
 }
 
 // zstdNormalize scales the counts c of n symbols to 64 states into norm:
@@ -910,20 +927,20 @@ type fseSymbol struct {
 
 // zstdPredefined holds the coding tables of the predefined distributions
 // (RFC 8878 §3.1.1.3.2.2).
-var zstdPredefined = struct{ ll, of, ml fseEncoder }{
-	ll: newFSEEncoder(zstdPredefinedNorm[zstdLitLen], zstdPredefinedLog[zstdLitLen]),
-	of: newFSEEncoder(zstdPredefinedNorm[zstdOffset], zstdPredefinedLog[zstdOffset]),
-	ml: newFSEEncoder(zstdPredefinedNorm[zstdMatchLen], zstdPredefinedLog[zstdMatchLen]),
-}
+var zstdPredefined = struct{ tables [3]fseEncoder }{[3]fseEncoder{
+	zstdLitLen:   newFSEEncoder(zstdPredefinedNorm[zstdLitLen], zstdPredefinedLog[zstdLitLen]),
+	zstdOffset:   newFSEEncoder(zstdPredefinedNorm[zstdOffset], zstdPredefinedLog[zstdOffset]),
+	zstdMatchLen: newFSEEncoder(zstdPredefinedNorm[zstdMatchLen], zstdPredefinedLog[zstdMatchLen]),
+}}
 
 // zstdPredefinedSteps holds, per kind of code, symbol and state of the
 // predefined tables, what encode does (see fseSteps), made on first use
 // (48 KiB).
 var zstdPredefinedSteps = sync.OnceValue(func() *[3]fseSteps {
 	return &[3]fseSteps{
-		zstdLitLen:   zstdPredefined.ll.steps(),
-		zstdOffset:   zstdPredefined.of.steps(),
-		zstdMatchLen: zstdPredefined.ml.steps(),
+		zstdLitLen:   zstdPredefined.tables[zstdLitLen].steps(),
+		zstdOffset:   zstdPredefined.tables[zstdOffset].steps(),
+		zstdMatchLen: zstdPredefined.tables[zstdMatchLen].steps(),
 	}
 })
 
