@@ -181,11 +181,19 @@ func (e *WholeEncoder) matchAll(src []byte) {
 		start, end := e.emit(src, pending, p, length, dist)
 		// Index a few positions inside the match: the next match often
 		// starts at its end.
-		for _, q := range [...]int{start + 1, end - 2, end - 1} {
-			if q <= last {
-				v := loadFast64(src, q) // q is in the match, so not negative
-				long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
-			}
+		// Written out: a loop over the three costs more than the indexing.
+		// The positions are in the match, so not negative.
+		if q := start + 1; q <= last {
+			v := loadFast64(src, q)
+			long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+		}
+		if q := end - 2; q <= last {
+			v := loadFast64(src, q)
+			long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+		}
+		if q := end - 1; q <= last {
+			v := loadFast64(src, q)
+			long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
 		}
 		p, pending = end, end
 	}
