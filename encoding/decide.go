@@ -24,63 +24,89 @@ const (
 
 // verdictFromHeader decides from the status and headers alone, which is
 // possible when they rule compression out, or when Content-Length says the
-// body is larger than the buffer.
-func (w *responseWriter) verdictFromHeader() verdict {
+// body is larger than the buffer. When it returns undecidedVerdict, the
+// described it returns is what the headers say of the body, so that
+// verdictFromBody need not read them again.
+func (w *responseWriter) verdictFromHeader() (verdict, described) {
 	w.settleDictionary()
 	h := w.Header()
 	switch {
 	case w.bypass:
-		return passPlain
+		return passPlain, described{}
 	case w.status == http.StatusNotModified:
-		return passNotModified
+		return passNotModified, described{}
 	case !compressibleStatus(w.status):
-		return passPlain
-	case h["Content-Encoding"] != nil: // already encoded, by the handler
-		return passPlain
-	case h["Content-Range"] != nil: // a part of some representation: RFC 9110 §14.4
-		return passPlain
-	case hasToken(h["Cache-Control"], "no-transform"): // RFC 9111 §5.2.2.6, §5.2.1.6
-		return passPlain
+		return passPlain, described{}
 	}
 	ct, typed := h["Content-Type"]
+	onlyType := onlyContentType(h, typed) // then the lookups below would find nothing
+	if !onlyType {
+		switch {
+		case h["Content-Encoding"] != nil: // already encoded, by the handler
+			return passPlain, described{}
+		case h["Content-Range"] != nil: // a part of some representation: RFC 9110 §14.4
+			return passPlain, described{}
+		case hasToken(h["Cache-Control"], "no-transform"): // RFC 9111 §5.2.2.6, §5.2.1.6
+			return passPlain, described{}
+		}
+	}
 	if typed && !w.s.types(mediaType(first(ct))) {
-		return passPlain
+		return passPlain, described{}
 	}
-	size, sized := contentLength(h)
+	d := described{typed: typed}
+	if !onlyType {
+		d.size, d.sized = contentLength(h)
+	}
 	switch {
-	case sized && size < int64(w.s.minSize):
-		return passPlain
-	case !typed || !sized:
-		return undecidedVerdict
+	case d.sized && d.size < int64(w.s.minSize):
+		return passPlain, d
+	case !d.typed || !d.sized:
+		return undecidedVerdict, d
 	case w.coding == "":
-		return passVaried
-	case size > int64(w.s.bufferSize) && w.req.Method != http.MethodHead:
-		return compressStream
+		return passVaried, d
+	case d.size > int64(w.s.bufferSize) && w.req.Method != http.MethodHead:
+		return compressStream, d
 	}
-	return undecidedVerdict
+	return undecidedVerdict, d
+}
+
+// onlyContentType reports whether h holds no field but the Content-Type
+// that typed says it has, if any: then every other field is absent, and
+// looking one up is wasted. Many handlers set Content-Type alone.
+func onlyContentType(h http.Header, typed bool) bool {
+	return len(h) == 0 || typed && len(h) == 1
+}
+
+// described is what a response's headers say of its body.
+type described struct {
+	typed bool  // a Content-Type is set, and Types accepted it
+	sized bool  // a valid Content-Length is set
+	size  int64 // that Content-Length
 }
 
 // verdictFromBody decides with the held-back body in view; final says the
 // handler has returned, so the body is complete.
 func (w *responseWriter) verdictFromBody(final bool) verdict {
-	if v := w.verdictFromHeader(); v != undecidedVerdict {
+	v, d := w.verdictFromHeader()
+	if v != undecidedVerdict {
 		return v
 	}
-	h := w.Header()
 	body := w.held()
-	if _, typed := h["Content-Type"]; !typed && len(body) > 0 {
+	contentType := "" // what the sniffing found, when the handler set none
+	if !d.typed && len(body) > 0 {
 		// Sniff the uncompressed bytes, as net/http would have; it would
 		// otherwise sniff the compressed ones.
-		h.Set("Content-Type", http.DetectContentType(body))
+		contentType = http.DetectContentType(body)
+		w.Header()["Content-Type"] = []string{contentType}
 	}
 	size := int64(len(body))
-	if n, sized := contentLength(h); sized && w.req.Method == http.MethodHead {
-		size = n // the body of a HEAD is only described
+	if d.sized && w.req.Method == http.MethodHead {
+		size = d.size // the body of a HEAD is only described
 	}
 	switch {
 	case final && size < int64(w.s.minSize):
 		return passPlain
-	case !w.s.types(mediaType(h.Get("Content-Type"))):
+	case !d.typed && !w.s.types(mediaType(contentType)):
 		return passPlain
 	case w.coding == "":
 		return passVaried
@@ -144,7 +170,7 @@ func (w *responseWriter) commit(v verdict) {
 	h := w.Header()
 	switch v {
 	case compressWhole, compressStream:
-		if w.commitCompressed(v) {
+		if w.commitCompressed(h, v) {
 			return
 		}
 		addVary(h) // the encoder could not start: identity is still right
@@ -172,16 +198,17 @@ func (w *responseWriter) notModified(h http.Header) {
 	case w.stripped:
 		w.adjustETag(h) // the client holds the compressed representation
 	case w.s.etag == ETagWeaken && w.coding != "":
-		if etag := h.Get("Etag"); isStrongETag(etag) && containsSuffix(w.req.Header["If-None-Match"], "W/"+etag) {
-			h.Set("Etag", "W/"+etag)
+		if etag := first(h["Etag"]); isStrongETag(etag) && containsSuffix(w.req.Header["If-None-Match"], "W/"+etag) {
+			h["Etag"] = []string{"W/" + etag}
 		}
 	}
 }
 
-// commitCompressed sets the headers of a compressed response and sends the
-// held-back body through the encoder, or whole when the handler is done. It
-// reports false, having changed nothing, when the encoder cannot be had.
-func (w *responseWriter) commitCompressed(v verdict) bool {
+// commitCompressed sets the headers of a compressed response in h, the
+// response's header, and sends the held-back body through the encoder, or
+// whole when the handler is done. It reports false, having changed nothing,
+// when the encoder cannot be had.
+func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 	head := w.req.Method == http.MethodHead
 	var enc Writer
 	var whole *[]byte
@@ -198,13 +225,28 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 			return false
 		}
 	}
-	h := w.Header()
+	_, typed := h["Content-Type"]
+	bare := onlyContentType(h, typed) // then there is nothing to look up or remove
+	// Content-Length would end chunked framing, and with it the trailers
+	// the handler declared.
+	sized := whole != nil && (bare || !hasTrailers(h))
 	h["Content-Encoding"] = w.offer.contentEncoding
-	addVary(h)
+	if bare {
+		h["Vary"] = varyAcceptEncoding
+	} else {
+		addVary(h)
+	}
 	w.varyDictionary(h)
-	delete(h, "Content-Length")
-	delete(h, "Accept-Ranges") // ranges are of the identity bytes; this body has none to offer
-	w.adjustETag(h)
+	if sized {
+		h["Content-Length"] = w.contentLength.set(len(*whole))
+	}
+	if !bare {
+		if !sized {
+			delete(h, "Content-Length")
+		}
+		delete(h, "Accept-Ranges") // ranges are of the identity bytes; this body has none to offer
+		w.adjustETag(h)
+	}
 	w.state = compressing
 	switch {
 	case head:
@@ -213,11 +255,6 @@ func (w *responseWriter) commitCompressed(v verdict) bool {
 		w.state = identity
 		w.rw.WriteHeader(w.statusOrOK())
 	case whole != nil:
-		if !hasTrailers(h) {
-			// Content-Length would end chunked framing, and with it the
-			// trailers the handler declared.
-			h["Content-Length"] = w.contentLength.set(len(*whole))
-		}
 		w.rw.WriteHeader(w.statusOrOK())
 		_, _ = w.out.Write(*whole)
 	default:
@@ -259,12 +296,11 @@ func (w *responseWriter) writeZstdPadding(pad int) {
 	putBuffer(frame)
 }
 
+// hasTrailers reports whether h declares trailers, in a Trailer field or
+// by a key with http.TrailerPrefix.
 func hasTrailers(h http.Header) bool {
-	if _, ok := h["Trailer"]; ok {
-		return true
-	}
 	for k := range h {
-		if strings.HasPrefix(k, http.TrailerPrefix) {
+		if k == "Trailer" || strings.HasPrefix(k, http.TrailerPrefix) {
 			return true
 		}
 	}

@@ -8,7 +8,7 @@ import (
 // adjustETag makes a strong ETag differ per coding, as RFC 9110 §8.8.3.3
 // requires: the compressed bytes are another representation.
 func (w *responseWriter) adjustETag(h http.Header) {
-	etag := h.Get("Etag")
+	etag := first(h["Etag"])
 	if !isStrongETag(etag) {
 		return // weak, absent or malformed: a weak validator may be shared
 	}
@@ -17,9 +17,9 @@ func (w *responseWriter) adjustETag(h http.Header) {
 		if strings.HasSuffix(etag, w.offer.etagSuffix) {
 			return // the handler tags its variants per coding already
 		}
-		h.Set("Etag", etag[:len(etag)-1]+w.offer.etagSuffix)
+		h["Etag"] = []string{etag[:len(etag)-1] + w.offer.etagSuffix}
 	case ETagWeaken:
-		h.Set("Etag", "W/"+etag)
+		h["Etag"] = []string{"W/" + etag}
 	}
 }
 

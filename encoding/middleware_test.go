@@ -3,6 +3,7 @@ package encoding
 import (
 	"bytes"
 	"io"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -96,6 +97,17 @@ func TestContentLengthOverTheWire(t *testing.T) {
 			t.Errorf("%s %d B: Content-Length %d but %d bytes came", r.coding, r.n, r.resp.ContentLength, len(r.body))
 		case !bytes.Equal(decodeBody(t, r.coding, r.body), sampleText(r.n)):
 			t.Errorf("%s %d B: decoded body differs", r.coding, r.n)
+		}
+	}
+}
+
+// The Content-Length digits are written by hand; each digit count, and
+// zero, must read as strconv would write it.
+func TestContentLengthDigits(t *testing.T) {
+	for _, n := range []int{0, 7, 10, 99, 100, 667, 131072, math.MaxInt} {
+		var c headerInt
+		if got, want := c.set(n)[0], strconv.Itoa(n); got != want {
+			t.Errorf("Content-Length of %d is %q, want %q", n, got, want)
 		}
 	}
 }
