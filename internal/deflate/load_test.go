@@ -41,7 +41,7 @@ func TestMatchFindersStayInTheBody(t *testing.T) {
 			b := make([]byte, n)
 			copy(b, bytes.Repeat([]byte("the quick brown fox "), n/20+1))
 			for i := n / 2; i < n; i++ {
-				b[i] = byte(i * 2654435761 >> 13)
+				b[i] = byte(uint32(i) * 2654435761 >> 13)
 			}
 			return b
 		},

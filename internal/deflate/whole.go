@@ -1,9 +1,6 @@
 package deflate
 
-import (
-	"encoding/binary"
-	"slices"
-)
+import "slices"
 
 // WholeEncoder compresses one body known whole into a complete raw DEFLATE
 // stream (RFC 1951) of one final block: dynamic codes built for that body,
@@ -126,8 +123,6 @@ func (e *WholeEncoder) resetTables(n int) {
 	e.base = e.next
 	e.next += int32(n) + 1
 }
-
-func load64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8 : i+8]) }
 
 func hashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
 func hashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }
