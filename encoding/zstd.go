@@ -41,9 +41,9 @@ type zstdCodec struct {
 // SpeedFastest and SpeedDefault) give to squeeze's own zstd encoder
 // (internal/deflate's ZstdEncoder), which skips most of the per-block work
 // that dominates klauspost's cost at this size. Through the middleware, on
-// the benchmark's 1 and 4 KB of JSON, a response costs 74 k and 235 k
-// instructions against 136 k and 287 k with klauspost's default level
-// (1.83x and 1.22x), for 1.6 and 2.0 % more bytes than it sends with its
+// the benchmark's 1 and 4 KB of JSON, a response costs 60 k and 168 k
+// instructions against 135 k and 288 k with klauspost's default level
+// (2.27x and 1.71x), for 1.6 and 1.9 % more bytes than it sends with its
 // checksum (BenchmarkMiddleware in the benchmarks module, counted under
 // callgrind); CSS and JavaScript come out 1-3 % smaller. Past 4 KB its
 // lighter matching falls behind on size.
