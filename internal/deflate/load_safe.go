@@ -5,7 +5,9 @@ package deflate
 import "encoding/binary"
 
 // loadFast64 and loadFast32 are checked loads where load_unsafe.go is not
-// built.
-func loadFast64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i : i+8 : i+8]) }
+// built. They check against len(b), not its capacity (as load32's
+// three-index slice would), so that this build, which CI tests too, fails
+// on a read past the body even into spare capacity.
+func loadFast64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
 
-func loadFast32(b []byte, i int) uint32 { return load32(b, i) }
+func loadFast32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }

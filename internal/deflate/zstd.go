@@ -108,9 +108,12 @@ func (e *ZstdEncoder) match(src []byte) {
 	last := n - 8
 	p, pending := 0, 0
 	for p <= last {
-		// Both loads are in bounds: p <= last, and a candidate of this body
-		// is an earlier position (the tables hold no later ones: bases only
-		// grow, and the tables are cleared when they would wrap).
+		// Both loads are in bounds: p <= last, and the tables hold only
+		// positions of this body below p (all that is stored is p itself,
+		// the lookahead's p+1 and positions inside the match, each at most
+		// last and below the next p), or values below base: earlier
+		// bodies', since bases only grow and the tables are cleared before
+		// they would wrap, and zeros.
 		cv := loadFast64(src, p)
 		hs := hashShort(uint32(cv))
 		c, pb := short[hs], int32(p)+base
@@ -132,10 +135,11 @@ func (e *ZstdEncoder) match(src []byte) {
 			if q := p + 1; n > lightMax && length < 32 && q <= last {
 				// Looking a byte ahead for a longer match in the 8-byte
 				// table (WholeEncoder.lazy written in, without its window
-				// check) saves 2.3 % at 4 KB of JSON, 0.7 % at 1 KB, where
-				// it costs 2 % of the encoder's time; after a long match
-				// there is little to gain. The table holds positions up to
-				// p, so the candidate is before q.
+				// check and with zstd's match bound instead of 258) saves
+				// 2.3 % at 4 KB of JSON, 0.7 % at 1 KB, where it costs 2 %
+				// of the encoder's time; after a long match there is little
+				// to gain. The table holds positions up to p, so the
+				// candidate is before q.
 				v := loadFast64(src, q)
 				hl := hashLong(v)
 				c := int(long[hl] - base)
