@@ -615,7 +615,7 @@ func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
 	// decoder takes each one's extra bits offset first (§3.1.1.3.2.1.1).
 	codes := e.codes
 	last := codes[len(codes)-1]
-	t := &zstdPredefined.tables
+	t := &zstdPredefined
 	if built {
 		t = &e.tables
 	}
@@ -765,7 +765,7 @@ func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 	// e.tables holds all three.
 	for kind := range 3 {
 		if mode>>(6-2*kind)&3 == 0 {
-			e.tables[kind] = zstdPredefined.tables[kind]
+			e.tables[kind] = zstdPredefined[kind]
 		}
 	}
 	return dst, true
@@ -945,20 +945,20 @@ type fseSymbol struct {
 
 // zstdPredefined holds the coding tables of the predefined distributions
 // (RFC 8878 §3.1.1.3.2.2).
-var zstdPredefined = struct{ tables [3]fseEncoder }{[3]fseEncoder{
+var zstdPredefined = [3]fseEncoder{
 	zstdLitLen:   newFSEEncoder(zstdPredefinedNorm[zstdLitLen], zstdPredefinedLog[zstdLitLen]),
 	zstdOffset:   newFSEEncoder(zstdPredefinedNorm[zstdOffset], zstdPredefinedLog[zstdOffset]),
 	zstdMatchLen: newFSEEncoder(zstdPredefinedNorm[zstdMatchLen], zstdPredefinedLog[zstdMatchLen]),
-}}
+}
 
 // zstdPredefinedSteps holds, per kind of code, symbol and state of the
 // predefined tables, what encode does (see fseSteps), made on first use
 // (48 KiB).
 var zstdPredefinedSteps = sync.OnceValue(func() *[3]fseSteps {
 	return &[3]fseSteps{
-		zstdLitLen:   zstdPredefined.tables[zstdLitLen].steps(),
-		zstdOffset:   zstdPredefined.tables[zstdOffset].steps(),
-		zstdMatchLen: zstdPredefined.tables[zstdMatchLen].steps(),
+		zstdLitLen:   zstdPredefined[zstdLitLen].steps(),
+		zstdOffset:   zstdPredefined[zstdOffset].steps(),
+		zstdMatchLen: zstdPredefined[zstdMatchLen].steps(),
 	}
 })
 
