@@ -116,8 +116,8 @@ func (e *ZstdEncoder) match(src []byte) {
 		// they would wrap, and zeros.
 		cv := loadFast64(src, p)
 		hs := hashShort(uint32(cv))
-		c, pb := short[hs], int32(p)+base
-		short[hs] = pb
+		c := short[hs]
+		short[hs] = int32(p) + base
 		// Candidates from earlier bodies are below base.
 		if c < base || loadFast32(src, int(c-base)) != uint32(cv) {
 			p += 1 + (p-pending)>>6
