@@ -1,0 +1,134 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+// markup is what an attacker puts in a path: the page used to write each
+// recorded path into every visitor's page with innerHTML, where the image's
+// error handler ran.
+const markup = `<img src=x onerror="document.documentElement.dataset.injected=1">`
+
+// get requests path from srv and returns the response's status and body.
+func get(t *testing.T, srv *httptest.Server, method, path string, header ...string) (*http.Response, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(method, srv.URL+path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, body
+}
+
+// stats returns what the demo's /stats reports.
+func stats(t *testing.T, srv *httptest.Server) statsReply {
+	t.Helper()
+	_, body := get(t, srv, "GET", "/stats")
+	var s statsReply
+	if err := json.Unmarshal(body, &s); err != nil {
+		t.Fatalf("/stats: %v in %q", err, body)
+	}
+	return s
+}
+
+func responses(s statsReply) int64 {
+	var n int64
+	for _, c := range s.Codings {
+		n += c.Responses
+	}
+	return n
+}
+
+func newDemo(t *testing.T) *httptest.Server {
+	t.Helper()
+	h, err := newHandler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestDemoRecordsOnlyItsRoutes(t *testing.T) {
+	srv := newDemo(t)
+	junk := []string{
+		"/" + url.PathEscape(markup),
+		"/api/items/" + url.PathEscape(markup),
+		"/static/" + url.PathEscape(markup),
+		"/" + strings.Repeat("a", 8<<10),
+	}
+	for _, path := range junk {
+		for range 50 {
+			if resp, _ := get(t, srv, "GET", path); resp.StatusCode != http.StatusNotFound {
+				t.Fatalf("GET %.40s: status %d, want 404", path, resp.StatusCode)
+			}
+		}
+	}
+	if resp, _ := get(t, srv, "POST", "/api/items"); resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Fatalf("POST /api/items: status %d, want 405", resp.StatusCode)
+	}
+	// A route with markup in its query is listed by its route alone.
+	get(t, srv, "GET", "/api/items?"+url.QueryEscape(markup))
+	get(t, srv, "GET", "/api/items")
+
+	s := stats(t, srv)
+	if n := responses(s); n != 2 {
+		t.Errorf("%d responses counted, want the 2 to /api/items: %+v", n, s.Codings)
+	}
+	if len(s.Recent) != 2 {
+		t.Errorf("recent lists %d responses, want the 2 to /api/items: %+v", len(s.Recent), s.Recent)
+	}
+	for _, r := range s.Recent {
+		if r.Route != "GET /api/items" {
+			t.Errorf("recent lists %q, want only the demo's own route strings", r.Route)
+		}
+	}
+}
+
+func TestDemoChartLeavesOutItsOwnStatsPolls(t *testing.T) {
+	srv := newDemo(t)
+	// A fresh demo has warmed its encoders, and charts none of that.
+	if s := stats(t, srv); responses(s) != 0 || len(s.Recent) != 0 {
+		t.Fatalf("a fresh demo reports %+v, want nothing: the warm-up is charted", s)
+	}
+	for range 10 {
+		stats(t, srv)
+	}
+	if s := stats(t, srv); responses(s) != 0 || len(s.Recent) != 0 {
+		t.Errorf("after 10 polls of /stats it reports %+v, want nothing", s)
+	}
+}
+
+func TestDemoPageForbidsInlineScript(t *testing.T) {
+	srv := newDemo(t)
+	resp, body := get(t, srv, "GET", "/", "Accept-Encoding", "<script>alert(1)</script>")
+	csp := resp.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'self'") || strings.Contains(csp, "unsafe-inline") || strings.Contains(csp, "script-src") {
+		t.Errorf("Content-Security-Policy %q: want scripts from the page's own origin only", csp)
+	}
+	if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("X-Content-Type-Options %q, want nosniff", got)
+	}
+	// The page shows the request's Accept-Encoding, escaped.
+	if strings.Contains(string(body), "<script>alert") || !strings.Contains(string(body), "&lt;script&gt;alert(1)") {
+		t.Errorf("the page shows Accept-Encoding unescaped:\n%s", body)
+	}
+}
