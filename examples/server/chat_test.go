@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/squeezehttp/squeeze/wsdeflate"
 )
@@ -26,7 +25,7 @@ func TestChatDropsAClientWhoseQueueIsFull(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
 	defer cancel()
 	accept := func() (*chatClient, *wsdeflate.Conn) {
 		peer, _, err := wsdeflate.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
@@ -69,7 +68,7 @@ func TestChatRefusesClientsBeyondMaxClients(t *testing.T) {
 	ch := newChat()
 	srv := httptest.NewServer(ch)
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
 	defer cancel()
 	url := "ws" + strings.TrimPrefix(srv.URL, "http")
 	// Every slot but one is held, as by connections in the room.
@@ -104,7 +103,7 @@ func TestChatRefusesClientsBeyondMaxClients(t *testing.T) {
 func TestChatClosesASenderOverMaxMessage(t *testing.T) {
 	srv := httptest.NewServer(newChat())
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
 	defer cancel()
 	c, _, err := wsdeflate.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
 	if err != nil {

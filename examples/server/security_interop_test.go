@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/squeezehttp/squeeze/internal/interop"
 	"github.com/squeezehttp/squeeze/wsdeflate"
@@ -40,7 +39,7 @@ func TestDemoBinaryShowsInjectedMarkupAsText(t *testing.T) {
 	chromium := interop.Chromium(t)
 	base, _ := startDemo(t)
 	ctx, cancel := context.WithCancel(t.Context())
-	dial, dialCancel := context.WithTimeout(ctx, 30*time.Second)
+	dial, dialCancel := context.WithTimeout(ctx, waitTimeout)
 	defer dialCancel()
 	attacker, _, err := wsdeflate.Dial(dial, "ws"+strings.TrimPrefix(base, "http")+"/ws", nil)
 	if err != nil {
