@@ -31,7 +31,7 @@ const maxClients = 64
 // chat is a room: every text message a client sends is broadcast to every
 // connected client, the sender included, so a lone client gets an echo.
 type chat struct {
-	slots   chan struct{} // one taken per connection, maxClients in all
+	slots   limit // one place per connection
 	mu      sync.Mutex
 	clients map[*chatClient]struct{}
 }
@@ -42,20 +42,17 @@ type chatClient struct {
 }
 
 func newChat() *chat {
-	return &chat{slots: make(chan struct{}, maxClients), clients: map[*chatClient]struct{}{}}
+	return &chat{slots: newLimit(maxClients), clients: map[*chatClient]struct{}{}}
 }
 
 // ServeHTTP upgrades the request to a WebSocket with permessage-deflate and
 // context takeover in both directions (the zero wsdeflate.Config), then reads
 // the client's messages, up to maxMessage bytes each, until it goes away.
 func (ch *chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	select {
-	case ch.slots <- struct{}{}:
-		defer func() { <-ch.slots }()
-	default:
-		http.Error(w, "503 the chat room is full", http.StatusServiceUnavailable)
+	if !ch.slots.enter(w, "chat clients") {
 		return
 	}
+	defer ch.slots.leave()
 	conn, err := wsdeflate.Accept(w, r, &wsdeflate.AcceptOptions{ReadLimit: maxMessage})
 	if err != nil {
 		return // Accept has answered the request with an error status.

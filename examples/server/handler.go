@@ -56,7 +56,7 @@ func newHandler(static fs.FS) (http.Handler, error) {
 	handle := func(pattern string, h http.Handler) { mux.Handle(pattern, mw.Handler(h)) }
 	handle("GET /{$}", http.HandlerFunc(servePage))
 	handle("GET /api/items", http.HandlerFunc(serveItems))
-	handle("GET /events", http.HandlerFunc(serveEvents))
+	handle("GET /events", newLimit(maxStreams).wrap("event streams", http.HandlerFunc(serveEvents)))
 	handle(statsRoute, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		json.NewEncoder(w).Encode(t.snapshot())
@@ -81,6 +81,12 @@ func serveItems(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{"items": items})
 }
+
+// maxStreams is how many /events streams may run at once; the next is
+// refused with 503. Each holds a streaming encoder, with its window, for the
+// whole stream, so without a bound many clients could hold memory without
+// end.
+const maxStreams = 32
 
 // serveEvents sends ten events half a second apart, each flushed, until the
 // client goes away.

@@ -139,3 +139,36 @@ func TestDemoPageForbidsInlineScript(t *testing.T) {
 		t.Errorf("the page shows Accept-Encoding unescaped:\n%s", body)
 	}
 }
+
+func TestLimitAnswers503BeyondItsCount(t *testing.T) {
+	entered, release := make(chan struct{}), make(chan struct{})
+	l := newLimit(1)
+	srv := httptest.NewServer(l.wrap("tests", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered <- struct{}{}
+		<-release
+	})))
+	defer srv.Close()
+	first := make(chan int)
+	go func() {
+		resp, err := srv.Client().Get(srv.URL)
+		if err != nil {
+			first <- 0
+			return
+		}
+		resp.Body.Close()
+		first <- resp.StatusCode
+	}()
+	<-entered // the one place is taken
+	if resp, _ := get(t, srv, "GET", "/"); resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("a request beyond the limit: status %d, Retry-After %q, want 503 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	release <- struct{}{}
+	if code := <-first; code != http.StatusOK {
+		t.Fatalf("the request within the limit: status %d", code)
+	}
+	// Its place is free again once it has been served.
+	go func() { <-entered; release <- struct{}{} }()
+	if resp, _ := get(t, srv, "GET", "/"); resp.StatusCode != http.StatusOK {
+		t.Errorf("after the first request ended: status %d, want 200", resp.StatusCode)
+	}
+}
