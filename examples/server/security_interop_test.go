@@ -30,19 +30,27 @@ func checkNothingInjected(t *testing.T, dom string) {
 }
 
 // TestDemoBinaryShowsInjectedMarkupAsText plays an attacker against an
-// exposed demo while a visitor's page is open: whenever a page greets the
-// chat, the attacker requests paths that carry markup and then sends that
-// markup to the chat. The page must show the chat line as text, list none
-// of the paths, and run none of the markup's script: the page used to
-// write each recorded path into the page with innerHTML, a stored XSS.
+// exposed demo while a visitor's page is open: the attacker requests paths
+// that carry markup, and whenever a page greets the chat, sends that markup
+// to the chat and requests the paths again. The page must show the chat
+// line as text, list none of the paths, and run none of the markup's
+// script: the page used to write each recorded path into the page with
+// innerHTML, a stored XSS.
 func TestDemoBinaryShowsInjectedMarkupAsText(t *testing.T) {
 	chromium := interop.Chromium(t)
 	base, _ := startDemo(t)
 	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
 	dial, dialCancel := context.WithTimeout(ctx, waitTimeout)
 	defer dialCancel()
 	attacker, _, err := wsdeflate.Dial(dial, "ws"+strings.TrimPrefix(base, "http")+"/ws", nil)
 	if err != nil {
+		t.Fatal(err)
+	}
+	defer attacker.Close(wsdeflate.StatusNormalClosure, "")
+	// The paths are requested before the first visit too, so that the
+	// page's first look at /stats would find them if they were recorded.
+	if err := requestMarkup(ctx, base); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan struct{})
@@ -50,11 +58,7 @@ func TestDemoBinaryShowsInjectedMarkupAsText(t *testing.T) {
 		defer close(done)
 		attack(ctx, t, base, attacker)
 	}()
-	defer func() {
-		cancel()
-		attacker.Close(wsdeflate.StatusNormalClosure, "")
-		<-done
-	}()
+	defer func() { cancel(); <-done }()
 
 	dom := chromium.WaitDOM(t, base+"/", markupAsText)
 	checkNothingInjected(t, dom)
@@ -67,43 +71,40 @@ func TestDemoBinaryShowsInjectedMarkupAsText(t *testing.T) {
 }
 
 // attack waits for pages to greet the chat and answers each greeting with
-// requests for paths carrying markup, then with the markup as a message,
-// until ctx ends.
+// the markup as a message, then with requestMarkup, until ctx ends.
 func attack(ctx context.Context, t *testing.T, base string, c *wsdeflate.Conn) {
-	paths := []string{"/", "/api/items/", "/static/"}
 	for {
 		_, msg, err := c.Read(ctx)
+		if err == nil && strings.HasPrefix(string(msg), "hello from page ") {
+			err = c.Write(ctx, wsdeflate.MessageText, []byte(markup))
+			if err == nil {
+				err = requestMarkup(ctx, base)
+			}
+		}
 		if err != nil {
 			if ctx.Err() == nil {
-				t.Errorf("attacker's chat connection: %v", err)
-			}
-			return
-		}
-		if !strings.HasPrefix(string(msg), "hello from page ") {
-			continue
-		}
-		for _, p := range paths {
-			req, err := http.NewRequestWithContext(ctx, "GET", base+p+url.PathEscape(markup), nil)
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			resp, err := http.DefaultClient.Do(req)
-			if err != nil {
-				if ctx.Err() == nil {
-					t.Errorf("GET %s<markup>: %v", p, err)
-				}
-				return
-			}
-			resp.Body.Close()
-		}
-		if err := c.Write(ctx, wsdeflate.MessageText, []byte(markup)); err != nil {
-			if ctx.Err() == nil {
-				t.Errorf("attacker's chat message: %v", err)
+				t.Errorf("attacker: %v", err)
 			}
 			return
 		}
 	}
+}
+
+// requestMarkup requests paths that carry markup, under the root, an API
+// route and the static files.
+func requestMarkup(ctx context.Context, base string) error {
+	for _, p := range []string{"/", "/api/items/", "/static/"} {
+		req, err := http.NewRequestWithContext(ctx, "GET", base+p+url.PathEscape(markup), nil)
+		if err != nil {
+			return err
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return err
+		}
+		resp.Body.Close()
+	}
+	return nil
 }
 
 // TestDemoPageShowsWhatStatsReportAsText serves the page with a /stats that
