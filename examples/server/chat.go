@@ -17,9 +17,21 @@ const sendQueue = 32
 // writeTimeout bounds one write to a client.
 const writeTimeout = 5 * time.Second
 
+// maxMessage is the largest message the room takes, in bytes: a longer one
+// closes its sender's connection with 1009. A chat line needs no more, and
+// each message may wait in every client's queue.
+const maxMessage = 4 << 10
+
+// maxClients is how many may be in the room at once; the next is refused
+// with 503 before the upgrade. With sendQueue and maxMessage it bounds what
+// the room's queues can hold, and the compression state, which is kept per
+// connection.
+const maxClients = 64
+
 // chat is a room: every text message a client sends is broadcast to every
 // connected client, the sender included, so a lone client gets an echo.
 type chat struct {
+	slots   limit // one place per connection
 	mu      sync.Mutex
 	clients map[*chatClient]struct{}
 }
@@ -29,13 +41,19 @@ type chatClient struct {
 	send chan []byte
 }
 
-func newChat() *chat { return &chat{clients: map[*chatClient]struct{}{}} }
+func newChat() *chat {
+	return &chat{slots: newLimit(maxClients), clients: map[*chatClient]struct{}{}}
+}
 
 // ServeHTTP upgrades the request to a WebSocket with permessage-deflate and
 // context takeover in both directions (the zero wsdeflate.Config), then reads
-// the client's messages until it goes away.
+// the client's messages, up to maxMessage bytes each, until it goes away.
 func (ch *chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	conn, err := wsdeflate.Accept(w, r, nil)
+	if !ch.slots.enter(w, "chat clients") {
+		return
+	}
+	defer ch.slots.leave()
+	conn, err := wsdeflate.Accept(w, r, &wsdeflate.AcceptOptions{ReadLimit: maxMessage})
 	if err != nil {
 		return // Accept has answered the request with an error status.
 	}

@@ -4,9 +4,9 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/squeezehttp/squeeze/wsdeflate"
 )
@@ -25,7 +25,7 @@ func TestChatDropsAClientWhoseQueueIsFull(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
 	defer cancel()
 	accept := func() (*chatClient, *wsdeflate.Conn) {
 		peer, _, err := wsdeflate.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
@@ -61,5 +61,68 @@ func TestChatDropsAClientWhoseQueueIsFull(t *testing.T) {
 			}
 			break
 		}
+	}
+}
+
+func TestChatRefusesClientsBeyondMaxClients(t *testing.T) {
+	ch := newChat()
+	srv := httptest.NewServer(ch)
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(srv.URL, "http")
+	// Every slot but one is held, as by connections in the room.
+	for range maxClients - 1 {
+		ch.slots <- struct{}{}
+	}
+	last, _, err := wsdeflate.Dial(ctx, url, nil)
+	if err != nil {
+		t.Fatalf("the room's last place: %v", err)
+	}
+	_, resp, err := wsdeflate.Dial(ctx, url, nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("a client beyond %d: %v (response %v), want 503", maxClients, err, resp)
+	}
+	// Once a client leaves, its place is free again.
+	last.Close(wsdeflate.StatusNormalClosure, "")
+	for {
+		c, resp, err := wsdeflate.Dial(ctx, url, nil)
+		if err == nil {
+			c.Close(wsdeflate.StatusNormalClosure, "")
+			break
+		}
+		if resp == nil || resp.StatusCode != http.StatusServiceUnavailable || ctx.Err() != nil {
+			t.Fatalf("after a client left: %v", err)
+		}
+		// The server frees the place when its handler returns, which may
+		// be just after the client sees the close.
+		runtime.Gosched()
+	}
+}
+
+func TestChatClosesASenderOverMaxMessage(t *testing.T) {
+	srv := httptest.NewServer(newChat())
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	defer cancel()
+	c, _, err := wsdeflate.Dial(ctx, "ws"+strings.TrimPrefix(srv.URL, "http"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(wsdeflate.StatusNormalClosure, "")
+	// A message at the limit is broadcast back to its sender.
+	ok := strings.Repeat("a", maxMessage)
+	if err := c.Write(ctx, wsdeflate.MessageText, []byte(ok)); err != nil {
+		t.Fatal(err)
+	}
+	if _, got, err := c.Read(ctx); err != nil || string(got) != ok {
+		t.Fatalf("a message of %d bytes: %v, echo of %d bytes", maxMessage, err, len(got))
+	}
+	if err := c.Write(ctx, wsdeflate.MessageText, []byte(ok+"a")); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = c.Read(ctx)
+	if code := wsdeflate.CloseStatus(err); code != wsdeflate.StatusMessageTooBig {
+		t.Fatalf("after a message of %d bytes: %v (close status %d), want 1009", maxMessage+1, err, code)
 	}
 }

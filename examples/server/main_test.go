@@ -8,7 +8,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 )
+
+// waitTimeout bounds a test's wait for the network. It is reached only when
+// something is wrong, so it is generous: on a loaded machine a peer such as
+// Python can take seconds to start, and a context that has run out fails
+// even a read whose message already arrived.
+const waitTimeout = time.Minute
 
 func TestDemoServesEachRouteCompressed(t *testing.T) {
 	h, err := newHandler(nil)

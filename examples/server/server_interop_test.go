@@ -147,7 +147,7 @@ func TestDemoBinaryServesEachCodingToCurl(t *testing.T) {
 func TestDemoBinaryChatBroadcastsBetweenClients(t *testing.T) {
 	base, _ := startDemo(t)
 	url := "ws" + strings.TrimPrefix(base, "http") + "/ws"
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
 	defer cancel()
 	// dial returns a client once it is in the room: its own greeting has
 	// come back (the server answers the handshake before it adds the client).
@@ -238,7 +238,7 @@ func TestDemoBinaryTLS(t *testing.T) {
 			t.Errorf("https GET /api/items as %s: Content-Encoding %q, JSON %v", coding, enc, json.Valid(body))
 		}
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
 	defer cancel()
 	url := "wss" + strings.TrimPrefix(base, "https") + "/ws"
 	c, _, err := wsdeflate.Dial(ctx, url, &wsdeflate.DialOptions{TLSConfig: &tls.Config{InsecureSkipVerify: true}})

@@ -5,8 +5,9 @@
 //
 // Its own test, soak_test.go, drives mixed traffic (every coding, Server-Sent
 // Events, static sidecars, the fallback cache and many WebSocket
-// connections) through one server and checks that errors stay at zero and
-// that memory and goroutines stay flat after warm-up. The short run is part
+// connections) through one server and checks that errors stay at zero, that
+// memory stays flat after warm-up, and that the goroutine count is back
+// where it started once the clients have gone. The short run is part
 // of go test ./...; a long one takes flags:
 //
 //	go test ./internal/soak -run TestSoak -soak=2m -soak.conns=1000 -v

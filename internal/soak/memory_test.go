@@ -74,7 +74,8 @@ func memRow(at time.Duration, m mem, goroutines int) string {
 // bounded pace (about 1 % of one CPU) rather than at once.
 const rssSlack = 64 << 20
 
-// checkRSS checks the resident set size over the second half of a run.
+// checkRSS checks the resident set size over the second half of points,
+// the samples a run took after its warm-up.
 //
 // RSS does not follow the live heap. With GOGC=100 the heap grows to its
 // goal, twice the live heap, before each collection, and the pages it

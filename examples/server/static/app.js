@@ -6,6 +6,8 @@
 const svgNS = "http://www.w3.org/2000/svg";
 const colors = { in: "#c9d3dd", out: "#2f8f6a" };
 
+// el makes an SVG element; attribute values and text are set as such, never
+// parsed as markup.
 function el(name, attrs, text) {
   const e = document.createElementNS(svgNS, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -55,12 +57,22 @@ function drawChart(codings) {
   svg.dataset.bars = bars;
 }
 
+// drawRecent lists the last responses. Every value is set as text, never
+// parsed as markup, whatever /stats sends.
 function drawRecent(recent) {
-  const rows = recent.slice().reverse().map((r) =>
-    `<tr><td>${r.Path}</td><td>${r.Coding}</td><td>${r.BytesIn}</td><td>${r.BytesOut}</td>` +
-    `<td>${(r.Time / 1e3).toFixed(0)} µs</td></tr>`);
-  document.getElementById("recent").innerHTML =
-    "<tr><th>recent request</th><th>coding</th><th>bytes in</th><th>bytes out</th><th>time</th></tr>" + rows.join("");
+  const row = (tag, values) => {
+    const tr = document.createElement("tr");
+    for (const v of values) {
+      const cell = document.createElement(tag);
+      cell.textContent = v;
+      tr.append(cell);
+    }
+    return tr;
+  };
+  document.getElementById("recent").replaceChildren(
+    row("th", ["recent route", "coding", "bytes in", "bytes out", "time"]),
+    ...recent.slice().reverse().map((r) =>
+      row("td", [r.Route, r.Coding, r.BytesIn, r.BytesOut, `${(r.Time / 1e3).toFixed(0)} µs`])));
 }
 
 async function refresh() {
