@@ -75,7 +75,21 @@ type Config struct {
 	// the encoded one: reading past it fails with *http.MaxBytesError, and
 	// an error status the handler then sends (or none) becomes 413 Content
 	// Too Large. Only with DecodeRequests. Default 32 MiB
-	// (DefaultMaxRequestSize).
+	// (DefaultMaxRequestSize); any value up to math.MaxInt64 works.
+	//
+	// The decoder's memory follows this limit L, not what the sender asks
+	// for. Per request it allocates at most:
+	//   - zstd: 2·W + 384 KiB, W being the smallest window a frame header
+	//     can state that holds L bytes (at most L+L/8, within 1 KiB and
+	//     RFC 9659's 8 MiB). A frame that asks for a larger window (for a
+	//     single-segment frame, its content size) is refused with the
+	//     *http.MaxBytesError (413) before its window is allocated.
+	//   - br: 2·R + 3 MiB, R being the smallest power of two of at least
+	//     L+17 bytes, within 256 KiB and 16 MiB: a larger window in the
+	//     stream header (WBITS, RFC 7932 §9.1) is cut to R, which decodes
+	//     the first L+1 bytes the same. The 3 MiB are the Huffman tables a
+	//     stream may ask for, whatever L.
+	//   - gzip, deflate: 128 KiB, whatever L.
 	MaxRequestSize int64
 
 	// OnResponse, when set, is called once per response that the middleware
