@@ -9,12 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/andybalholm/brotli"
-	"github.com/klauspost/compress/flate"
-	"github.com/klauspost/compress/gzip"
-	"github.com/klauspost/compress/zlib"
-	"github.com/klauspost/compress/zstd"
-
 	"github.com/squeezehttp/squeeze/internal/soak"
 )
 
@@ -23,30 +17,7 @@ import (
 // the bomb also asks for as much decoder memory as it can.
 func bomb(t testing.TB, coding string, n int) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	var w io.WriteCloser
-	var err error
-	switch coding {
-	case "gzip":
-		w, err = gzip.NewWriterLevel(&b, gzip.BestCompression)
-	case "deflate":
-		w, err = zlib.NewWriterLevel(&b, flate.BestCompression)
-	case "br":
-		w = brotli.NewWriterOptions(&b, brotli.WriterOptions{Quality: 5, LGWin: 24})
-	case "zstd":
-		w, err = zstd.NewWriter(&b, zstd.WithWindowSize(8<<20), zstd.WithEncoderLevel(zstd.SpeedFastest))
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	zeros := make([]byte, 1<<20)
-	for range n >> 20 {
-		w.Write(zeros)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return zerosIn(t, coding, n, 8<<20, brotliMaxWindow)
 }
 
 // TestRequestBombMemoryStaysUnderLimit decodes request-body bombs of every

@@ -11,6 +11,9 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/flate"
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -30,24 +33,26 @@ func decoderBound(coding string, limit int64) uint64 {
 	return 128 << 10
 }
 
-// zerosIn returns n zero bytes encoded in coding: zstd with window bytes
-// of window, br with window bits lgwin, the others at their best
-// compression (see bomb).
+// zerosIn returns n zero bytes, a multiple of 1 MiB, encoded in coding:
+// zstd with a window of window bytes, br with window bits lgwin, gzip and
+// deflate at their best compression.
 func zerosIn(t testing.TB, coding string, n, window, lgwin int) []byte {
 	t.Helper()
 	var b bytes.Buffer
 	var w io.WriteCloser
+	var err error
 	switch coding {
-	case "zstd":
-		z, err := zstd.NewWriter(&b, zstd.WithWindowSize(window), zstd.WithEncoderLevel(zstd.SpeedFastest))
-		if err != nil {
-			t.Fatal(err)
-		}
-		w = z
+	case "gzip":
+		w, err = gzip.NewWriterLevel(&b, gzip.BestCompression)
+	case "deflate":
+		w, err = zlib.NewWriterLevel(&b, flate.BestCompression)
 	case "br":
 		w = brotli.NewWriterOptions(&b, brotli.WriterOptions{Quality: 5, LGWin: lgwin})
-	default:
-		return bomb(t, coding, n)
+	case "zstd":
+		w, err = zstd.NewWriter(&b, zstd.WithWindowSize(window), zstd.WithEncoderLevel(zstd.SpeedFastest))
+	}
+	if err != nil {
+		t.Fatal(err)
 	}
 	zeros := make([]byte, 1<<20)
 	for range n >> 20 {
