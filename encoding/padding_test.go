@@ -104,6 +104,18 @@ func TestJitterPaddingAddsDocumentedBytes(t *testing.T) {
 					checkDecodes(t, out.path+" padded", coding, out.padded, src)
 				}
 			}
+			// Writers that padded go back to the pools they share with
+			// unpadded bodies: none may keep its padding.
+			again, err := p.encode(nil, src)
+			if coding == "br" {
+				again, err = brotliBuiltin.appendStream(nil, src, p.level, 0)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(again, plain) || !bytes.Equal(encodeStream(t, p, src, 0), plainStream) {
+				t.Errorf("%s %d B: an unpadded body after padded ones comes out otherwise", coding, size)
+			}
 		}
 	}
 }

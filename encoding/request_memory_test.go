@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/andybalholm/brotli"
@@ -15,6 +16,8 @@ import (
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zlib"
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/squeezehttp/squeeze/internal/interop"
 )
 
 // decoderBound is the most a request body's decoder may allocate per
@@ -237,6 +240,44 @@ func TestRequestWindowHelpers(t *testing.T) {
 		got, _ := io.ReadAll(&h)
 		if got[0] != tc.want || got[1] != 0xff {
 			t.Errorf("first byte %08b, cut to %d: % 08b, want %08b ff", tc.in, tc.lgwin, got, tc.want)
+		}
+	}
+}
+
+// TestPythonRequestBodiesUnderSmallLimit posts bodies encoded by Python's
+// brotli and zstandard, encoders that share no code with our decoders, to a
+// server limited to 1 MiB: brotli's default stream header states a 4 MiB
+// window (WBITS 22) whatever the body, and is decoded with the window cut;
+// zstandard's one-shot frame states its content size, and is decoded; its
+// streaming frame states a 2 MiB window (level 3), more than 1 MiB needs,
+// and is refused with 413 before the window is allocated.
+func TestPythonRequestBodiesUnderSmallLimit(t *testing.T) {
+	py := interop.Python(t, "brotli", "zstandard")
+	m := mustNew(t, Config{DecodeRequests: true, MaxRequestSize: 1 << 20})
+	srv := httptest.NewServer(m.Handler(http.HandlerFunc(echo)))
+	defer srv.Close()
+	const script = `
+import sys, urllib.request, urllib.error, hashlib, brotli, zstandard
+url, how = sys.argv[1], sys.argv[2]
+body = (b"squeeze request body %d\n" * 20000) % tuple(range(20000))
+if how == "br":
+    coding, data = "br", brotli.compress(body)
+elif how == "zstd":
+    coding, data = "zstd", zstandard.ZstdCompressor().compress(body)
+else:
+    c = zstandard.ZstdCompressor().compressobj()
+    coding, data = "zstd", c.compress(body) + c.flush()
+req = urllib.request.Request(url, data=data, headers={"Content-Encoding": coding}, method="POST")
+try:
+    with urllib.request.urlopen(req) as r:
+        print(r.status, hashlib.sha256(r.read()).hexdigest() == hashlib.sha256(body).hexdigest(), len(body))
+except urllib.error.HTTPError as e:
+    print(e.code)
+`
+	for how, want := range map[string]string{"br": "200 True", "zstd": "200 True", "zstd-stream": "413"} {
+		out := strings.TrimSpace(py.Run(t, "-c", script, srv.URL, how))
+		if !strings.HasPrefix(out, want) {
+			t.Errorf("python %s: got %q, want %q", how, out, want)
 		}
 	}
 }
