@@ -71,14 +71,49 @@ func (c *brotliCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 		defer brotliEncoders.Put(e)
 		return e.Append(dst, src), nil
 	}
-	lgwin := brotliWindowFor(len(src), level)
-	out, err := encodeWhole(&c.whole[level][lgwin], dst, src, 0, func(w io.Writer) (Writer, error) {
-		return brotli.NewWriterOptions(w, brotli.WriterOptions{Quality: level, LGWin: lgwin}), nil
+	return c.appendStream(dst, src, level, 0)
+}
+
+// appendStream encodes src whole with an andybalholm/brotli writer pooled
+// for one-shot use at quality and the window src needs, padded for pad when
+// pad > 0.
+func (c *brotliCodec) appendStream(dst, src []byte, quality, pad int) ([]byte, error) {
+	lgwin := brotliWindowFor(len(src), quality)
+	out, err := encodeWhole(&c.whole[quality][lgwin], dst, src, c, pad, func(w io.Writer) (Writer, error) {
+		return brotli.NewWriterOptions(w, brotli.WriterOptions{Quality: quality, LGWin: lgwin}), nil
 	})
 	if err != nil {
 		return dst, fmt.Errorf("encoding: br: %w", err)
 	}
 	return out, nil
+}
+
+// Pad gives the stream wr starts metadata meta-blocks of n bytes in all
+// (RFC 7932 §9.2), which decoders skip. The stream header before them is
+// not byte aligned, and metadata must start at a byte: a flush with
+// nothing written sends the header and an empty metadata meta-block that
+// aligns it, after which the padding goes to dst between meta-blocks.
+func (*brotliCodec) Pad(wr Writer, dst io.Writer, n int) error {
+	if err := checkPad("br", n); err != nil {
+		return err
+	}
+	if err := wr.Flush(); err != nil {
+		return fmt.Errorf("encoding: br: %w", err)
+	}
+	return writePadding(dst, n, appendBrotliMetadata)
+}
+
+// AppendEncodePadded is AppendEncode with the padding Pad gives for n. The
+// own encoder writes its stream in one piece, with no byte boundary after
+// the stream header, so padded bodies go to andybalholm/brotli.
+func (c *brotliCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte, error) {
+	if level < 0 || level > brotli.BestCompression {
+		return dst, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)
+	}
+	if err := checkPad("br", n); err != nil {
+		return dst, err
+	}
+	return c.appendStream(dst, src, level, n)
 }
 
 // Bodies known whole of at most ownBrotliMaxBody bytes at quality 3 or 4

@@ -41,6 +41,42 @@ type AppendEncoder interface {
 	AppendEncode(dst, src []byte, level int) ([]byte, error)
 }
 
+// Padder is an optional interface of a Codec whose streams can carry bytes
+// that every decoder of the coding skips: the length-hiding padding of
+// Config.Jitter, which New refuses to configure for a Codec without it. The
+// built-in codecs implement it (and AppendPadder); a Codec that wraps one
+// must forward both to keep them.
+type Padder interface {
+	// Pad gives the stream that wr, one of this codec's Writers, is about
+	// to write to dst padding for n, 1 <= n <= 65536: wr has just been made
+	// by NewWriter(dst) or Reset(dst), and nothing has been written to it.
+	// Pad may write to dst itself, and may call wr's methods. How many
+	// bytes n adds is the codec's to document, as long as each n adds a
+	// different number.
+	Pad(wr Writer, dst io.Writer, n int) error
+}
+
+// AppendPadder is the one-shot counterpart of Padder, for a Codec that is
+// also an AppendEncoder: AppendEncodePadded is AppendEncode with the padding
+// that Pad gives for n. A Padder without it pads bodies known whole through
+// a streaming Writer.
+type AppendPadder interface {
+	AppendEncodePadded(dst, src []byte, level, n int) ([]byte, error)
+}
+
+// maxPad is the largest padding a Codec is asked for, and so the largest
+// Config.Jitter: enough to hide a length among 65536, and little enough
+// to keep in the buffers of a response.
+const maxPad = 64 << 10
+
+// checkPad reports an n outside 1..maxPad as an error naming coding.
+func checkPad(coding string, n int) error {
+	if n < 1 || n > maxPad {
+		return fmt.Errorf("encoding: %s: padding %d outside 1..%d", coding, n, maxPad)
+	}
+	return nil
+}
+
 // checkLevel resolves level 0 to c's default and reports a level outside
 // c's range as an error naming the coding.
 func checkLevel(c Codec, level int) (int, error) {
@@ -68,10 +104,9 @@ func (s *sliceWriter) Write(p []byte) (int, error) {
 var sinkPool = sync.Pool{New: func() any { return new(sliceWriter) }}
 
 // encodeWhole encodes src through a Writer taken from pool (or made by
-// newWriter when the pool is empty) and appends the output to dst. A gzip
-// Writer gets a header comment of pad bytes when pad > 0 (see
-// setGzipComment). The Writer goes back to pool Reset(nil).
-func encodeWhole(pool *sync.Pool, dst, src []byte, pad int, newWriter func(io.Writer) (Writer, error)) ([]byte, error) {
+// newWriter when the pool is empty) and appends the output to dst, padded
+// by padder for pad when pad > 0. The Writer goes back to pool Reset(nil).
+func encodeWhole(pool *sync.Pool, dst, src []byte, padder Padder, pad int, newWriter func(io.Writer) (Writer, error)) ([]byte, error) {
 	sink := sinkPool.Get().(*sliceWriter)
 	sink.b = dst
 	defer func() {
@@ -92,7 +127,9 @@ func encodeWhole(pool *sync.Pool, dst, src []byte, pad int, newWriter func(io.Wr
 		pool.Put(wr)
 	}()
 	if pad > 0 {
-		setGzipComment(wr, pad)
+		if err := padder.Pad(wr, sink, pad); err != nil {
+			return dst, err
+		}
 	}
 	if _, err := wr.Write(src); err != nil {
 		return dst, err

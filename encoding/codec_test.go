@@ -168,7 +168,7 @@ func TestOwnDeflateBounds(t *testing.T) {
 				}
 				checkDecodes(t, fmt.Sprintf("level %d, %d bytes", level, n), c.Name(), out, src)
 				// (An empty body comes out the same from both.)
-				own := c.appendOwn(nil, src, "")
+				own := c.appendOwn(nil, src, 0, 0)
 				want := level == 5 && n <= 4<<10
 				if used := bytes.Equal(out, own); n > 0 && used != want {
 					t.Errorf("%s level %d, %d bytes: own encoder used %v, want %v", c.Name(), level, n, used, want)

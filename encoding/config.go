@@ -41,15 +41,21 @@ type Config struct {
 	// Default: ETagSuffix.
 	ETag ETagMode
 
-	// Jitter, when positive, pads every compressed response with 1 to Jitter
-	// bytes of coding-level padding (a zstd skippable frame with an 8-byte
-	// header, a gzip header comment of at most 511 bytes) so that its length
-	// no longer tells an attacker how well a guessed secret compressed
-	// (BREACH). A body sent whole gets an amount that is a keyed hash of the
-	// body, so repeating a request and averaging cannot cancel it out; a
-	// streamed body, whose padding goes out before the body is known, gets a
-	// random amount. br and deflate have no place for padding and go out
-	// unpadded. Default 0: off. For a response that mixes secrets with
+	// Jitter, when positive, pads every compressed response for an amount
+	// n from 1 to Jitter, in a form the coding's decoders skip, so that its
+	// length no longer tells an attacker how well a guessed secret
+	// compressed (BREACH). Each n adds a different number of bytes: zstd a
+	// skippable frame of n+8 bytes (dcz the same after its header); br
+	// metadata meta-blocks of n bytes, after an aligning empty one of 0 to
+	// 2 bytes more; gzip a header comment, n+1 bytes, or n+14 above 511
+	// with empty DEFLATE blocks; deflate empty DEFLATE blocks of n+13 bytes.
+	// A body sent whole gets an n that is a keyed hash of the body, so
+	// repeating a request and averaging cannot cancel it out; a streamed
+	// body, whose padding goes out before the body is known, gets a random
+	// n. Padded br bodies known whole are encoded by andybalholm/brotli, not
+	// the own small-body encoder. Every coding offered must pad (its Codec
+	// implements Padder), and Jitter is at most 65536: New refuses anything
+	// else. Default 0: off. For a response that mixes secrets with
 	// attacker-chosen input, Bypass is the stronger remedy.
 	Jitter int
 
@@ -69,7 +75,21 @@ type Config struct {
 	// the encoded one: reading past it fails with *http.MaxBytesError, and
 	// an error status the handler then sends (or none) becomes 413 Content
 	// Too Large. Only with DecodeRequests. Default 32 MiB
-	// (DefaultMaxRequestSize).
+	// (DefaultMaxRequestSize); any value up to math.MaxInt64 works.
+	//
+	// The decoder's memory follows this limit L, not what the sender asks
+	// for. Per request it allocates at most:
+	//   - zstd: 2·W + 384 KiB, W being the smallest window a frame header
+	//     can state that holds L bytes (at most L+L/8, within 1 KiB and
+	//     RFC 9659's 8 MiB). A frame that asks for a larger window (for a
+	//     single-segment frame, its content size) is refused with the
+	//     *http.MaxBytesError (413) before its window is allocated.
+	//   - br: 2·R + 3 MiB, R being the smallest power of two of at least
+	//     L+17 bytes, within 256 KiB and 16 MiB: a larger window in the
+	//     stream header (WBITS, RFC 7932 §9.1) is cut to R, which decodes
+	//     the first L+1 bytes the same. The 3 MiB are the Huffman tables a
+	//     stream may ask for, whatever L.
+	//   - gzip, deflate: 128 KiB, whatever L.
 	MaxRequestSize int64
 
 	// OnResponse, when set, is called once per response that the middleware
@@ -221,6 +241,9 @@ func (c Config) settings() (*settings, error) {
 	if s.dict, err = c.dictionarySettings(); err != nil {
 		return nil, err
 	}
+	if s.jitter > maxPad {
+		return nil, fmt.Errorf("encoding: Jitter %d above %d", s.jitter, maxPad)
+	}
 	if s.etag < ETagSuffix || s.etag > ETagKeep {
 		return nil, fmt.Errorf("encoding: unknown ETagMode %d", s.etag)
 	}
@@ -243,6 +266,9 @@ func (c Config) settings() (*settings, error) {
 		name := p.name()
 		if seen[name] {
 			return nil, fmt.Errorf("encoding: coding %q is listed twice", name)
+		}
+		if s.jitter > 0 && !p.canPad() {
+			return nil, fmt.Errorf("encoding: Jitter is set, but the %q codec (%T) cannot pad: it does not implement encoding.Padder", name, coding.Codec)
 		}
 		seen[name] = true
 		s.offers = append(s.offers, offer{

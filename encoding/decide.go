@@ -259,11 +259,10 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 		_, _ = w.out.Write(*whole)
 	default:
 		w.enc = enc
-		pad := w.padding(true)
-		setGzipComment(enc, pad) // goes out with the gzip header, at the first write
 		w.rw.WriteHeader(w.statusOrOK())
-		if pad > 0 && w.coding == "zstd" {
-			w.writeZstdPadding(pad)
+		if pad := w.padding(true); pad > 0 {
+			// An error is the client's absence, as for the body below.
+			_ = w.offer.pool.padder.Pad(enc, &w.out, pad)
 		}
 		if body := w.held(); len(body) > 0 {
 			_, _ = w.encode(body)
@@ -287,13 +286,6 @@ func (w *responseWriter) encodeWhole() *[]byte {
 		return nil
 	}
 	return out
-}
-
-func (w *responseWriter) writeZstdPadding(pad int) {
-	frame := getBuffer()
-	*frame = appendPadding((*frame)[:0], "zstd", pad)
-	_, _ = w.out.Write(*frame)
-	putBuffer(frame)
 }
 
 // hasTrailers reports whether h declares trailers, in a Trailer field or

@@ -137,6 +137,38 @@ func (c dczCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	return AppendDCZ(dst, src, c.d, level)
 }
 
+// Pad writes the dcz header, then a zstd skippable frame of n bytes (n+8
+// with its header) before the frame wr will write, as Zstd's Pad does.
+func (dczCodec) Pad(wr Writer, dst io.Writer, n int) error {
+	if err := checkPad("dcz", n); err != nil {
+		return err
+	}
+	dw, ok := wr.(*dczWriter)
+	if !ok {
+		return fmt.Errorf("encoding: dcz: cannot pad a %T", wr)
+	}
+	if err := dw.start(); err != nil {
+		return err
+	}
+	return writePadding(dst, n, appendSkippableFrame)
+}
+
+// AppendEncodePadded is AppendEncode with a skippable frame of n bytes
+// between the header and the frame.
+func (c dczCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte, error) {
+	if err := checkZstdLevel(level); err != nil {
+		return dst, err
+	}
+	if err := checkPad("dcz", n); err != nil {
+		return dst, err
+	}
+	e, err := c.d.shared[zstd.EncoderLevelFromZstd(level)]()
+	if err != nil {
+		return dst, fmt.Errorf("encoding: dcz: %w", err)
+	}
+	return e.EncodeAll(src, appendSkippableFrame(AppendDCZHeader(dst, c.d), n)), nil
+}
+
 // dczWriter is a zstd stream encoder that writes the dcz header before the
 // frame.
 type dczWriter struct {

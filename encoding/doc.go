@@ -36,7 +36,11 @@
 // written ahead of time (precompressed.GenerateDelta).
 //
 // Codings are pluggable through the Codec interface; Zstd, Brotli, Gzip and
-// Deflate are built in. Bodies known whole of a few KB at the default levels
+// Deflate are built in. What a codec can do beyond streaming it says by
+// implementing optional interfaces, found by type assertion as io.WriterTo
+// is: AppendEncoder (one-shot bodies), Padder and AppendPadder (the
+// length-hiding padding of Config.Jitter); the middleware uses them the
+// same way for built-in and user codecs. Bodies known whole of a few KB at the default levels
 // go to squeeze's own small-body encoders for gzip, deflate and br, which
 // do 1.4 to 3.6 times less work than the libraries for output of about the
 // same size (see Gzip and Brotli). New builds a Middleware from a Config whose

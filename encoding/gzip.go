@@ -21,8 +21,11 @@ type flateCodec struct {
 	name      string
 	newWriter func(w io.Writer, level int) (Writer, error)
 	// frame appends src compressed by e in the codec's framing, with a
-	// header comment where the framing has one.
-	frame func(dst, src []byte, e *deflate.WholeEncoder, comment string) []byte
+	// header comment of that many bytes where the framing has one, and
+	// blocks bytes of empty DEFLATE blocks before the data when not 0.
+	frame func(dst, src []byte, e *deflate.WholeEncoder, comment, blocks int) []byte
+	// comments says the framing has a header comment (gzip).
+	comments bool
 	// whole pools, per level, the writers of one-shot encodes.
 	whole [flate.BestCompression + 1]sync.Pool
 }
@@ -35,7 +38,7 @@ var (
 		}
 		z.ModTime = noTime
 		return gzipWriter{z}, nil
-	}, frame: gzipFrame}
+	}, frame: gzipFrame, comments: true}
 	deflateBuiltin = &flateCodec{name: "deflate", newWriter: func(w io.Writer, level int) (Writer, error) {
 		return zlib.NewWriterLevel(w, level)
 	}, frame: zlibFrame}
@@ -75,24 +78,29 @@ func ownEncodes(level, n int) bool { return level == ownLevel && n <= ownMaxBody
 // hash tables each.
 var wholeEncoders = sync.Pool{New: func() any { return new(deflate.WholeEncoder) }}
 
-// appendOwn encodes src with a pooled own encoder in c's framing.
-func (c *flateCodec) appendOwn(dst, src []byte, comment string) []byte {
+// appendOwn encodes src with a pooled own encoder in c's framing, with
+// comment and blocks as frame takes them.
+func (c *flateCodec) appendOwn(dst, src []byte, comment, blocks int) []byte {
 	e := wholeEncoders.Get().(*deflate.WholeEncoder)
 	defer wholeEncoders.Put(e)
-	return c.frame(dst, src, e, comment)
+	return c.frame(dst, src, e, comment, blocks)
 }
 
 // gzipFrame frames as a gzip member (RFC 1952 §2.3) with no name, MTIME 0,
-// XFL 0 and OS 255 (unknown), as Gzip's streaming writer does, and
-// FCOMMENT when comment is not empty.
-func gzipFrame(dst, src []byte, e *deflate.WholeEncoder, comment string) []byte {
+// XFL 0 and OS 255 (unknown), as Gzip's streaming writer does, FCOMMENT
+// when comment is not 0, and empty blocks before the data when blocks is
+// not 0.
+func gzipFrame(dst, src []byte, e *deflate.WholeEncoder, comment, blocks int) []byte {
 	flags := byte(0)
-	if comment != "" {
+	if comment != 0 {
 		flags = 1 << 4 // FCOMMENT
 	}
 	dst = append(dst, 0x1f, 0x8b, 8, flags, 0, 0, 0, 0, 0, 255)
-	if comment != "" {
-		dst = append(append(dst, comment...), 0)
+	if comment != 0 {
+		dst = append(append(dst, padText[:comment]...), 0)
+	}
+	if blocks != 0 {
+		dst = appendEmptyBlocks(dst, blocks)
 	}
 	dst = e.Append(dst, src)
 	dst = binary.LittleEndian.AppendUint32(dst, crc32.ChecksumIEEE(src))
@@ -101,9 +109,14 @@ func gzipFrame(dst, src []byte, e *deflate.WholeEncoder, comment string) []byte 
 
 // zlibFrame frames as RFC 1950: CMF 0x78 (DEFLATE, 32 KiB window), FLG
 // 0x5e (FLEVEL 1, as zlib writes for levels 2 to 5; no dictionary; FCHECK),
-// the Adler-32 last; zlib has no comment.
-func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _ string) []byte {
-	dst = e.Append(append(dst, 0x78, 0x5e), src)
+// the Adler-32 last; zlib has no comment, and empty blocks come right after
+// the header when blocks is not 0.
+func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _, blocks int) []byte {
+	dst = append(dst, 0x78, 0x5e)
+	if blocks != 0 {
+		dst = appendEmptyBlocks(dst, blocks)
+	}
+	dst = e.Append(dst, src)
 	return binary.BigEndian.AppendUint32(dst, adler32.Checksum(src))
 }
 
@@ -163,13 +176,75 @@ func (c *flateCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 		return dst, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
 	}
 	if ownEncodes(level, len(src)) {
-		return c.appendOwn(dst, src, ""), nil
+		return c.appendOwn(dst, src, 0, 0), nil
 	}
-	out, err := encodeWhole(&c.whole[level], dst, src, 0, func(w io.Writer) (Writer, error) {
+	return c.appendStream(dst, src, level, 0)
+}
+
+// appendStream encodes src whole with a klauspost writer pooled for
+// one-shot use at level, padded for pad when pad > 0.
+func (c *flateCodec) appendStream(dst, src []byte, level, pad int) ([]byte, error) {
+	out, err := encodeWhole(&c.whole[level], dst, src, c, pad, func(w io.Writer) (Writer, error) {
 		return c.newWriter(w, level)
 	})
 	if err != nil {
 		return dst, fmt.Errorf("encoding: %s: %w", c.name, err)
 	}
 	return out, nil
+}
+
+// padShape returns how c pads for n (see the list in padding.go): a header
+// comment of comment bytes, and, when blocks is not 0, a sync flush (an
+// empty stored block, 5 bytes) followed by blocks bytes of empty blocks.
+func (c *flateCodec) padShape(n int) (comment, blocks int) {
+	switch {
+	case !c.comments:
+		return 0, n + 8 // 8 more than n: 1 to 4 and 8 are lengths empty blocks cannot make
+	case n <= maxGzipComment:
+		return n, 0
+	}
+	return maxGzipComment, n - maxGzipComment + 8
+}
+
+// Pad pads the stream wr, a Gzip or Deflate Writer, starts for n: with a
+// header comment on gzip up to maxGzipComment, else with empty DEFLATE
+// blocks written to dst once a sync flush has sent the header and left the
+// stream at a byte boundary between blocks.
+func (c *flateCodec) Pad(wr Writer, dst io.Writer, n int) error {
+	if err := checkPad(c.name, n); err != nil {
+		return err
+	}
+	comment, blocks := c.padShape(n)
+	if comment != 0 {
+		z, ok := wr.(gzipWriter)
+		if !ok {
+			return fmt.Errorf("encoding: gzip: cannot pad a %T", wr)
+		}
+		z.Comment = padText[:comment]
+	}
+	if blocks == 0 {
+		return nil
+	}
+	if err := wr.Flush(); err != nil {
+		return fmt.Errorf("encoding: %s: %w", c.name, err)
+	}
+	return writePadding(dst, blocks, appendEmptyBlocks)
+}
+
+// AppendEncodePadded is AppendEncode with the padding Pad gives for n.
+func (c *flateCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte, error) {
+	if level < flate.BestSpeed || level > flate.BestCompression {
+		return dst, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
+	}
+	if err := checkPad(c.name, n); err != nil {
+		return dst, err
+	}
+	if ownEncodes(level, len(src)) {
+		comment, blocks := c.padShape(n)
+		if blocks != 0 {
+			blocks += 5 // the empty stored block of the streams' sync flush
+		}
+		return c.appendOwn(dst, src, comment, blocks), nil
+	}
+	return c.appendStream(dst, src, level, n)
 }

@@ -14,7 +14,11 @@ type encoderPool struct {
 	level  int
 	coding string
 	once   AppendEncoder // codec's one-shot path, nil when it has none
-	pool   sync.Pool     // of Writer
+	// padder and oncePadded are the codec's padding, streaming and one-shot,
+	// nil when it has none.
+	padder     Padder
+	oncePadded AppendPadder
+	pool       sync.Pool // of Writer
 }
 
 // newEncoderPool returns the pool of c at level, 0 meaning c's default; a
@@ -26,6 +30,10 @@ func newEncoderPool(c Codec, level int) (*encoderPool, error) {
 	}
 	p := &encoderPool{codec: c, level: level, coding: c.Name()}
 	p.once, _ = c.(AppendEncoder)
+	p.padder, _ = c.(Padder)
+	if p.once != nil && p.padder != nil {
+		p.oncePadded, _ = c.(AppendPadder)
+	}
 	return p, nil
 }
 
@@ -61,10 +69,10 @@ func (p *encoderPool) encode(dst, src []byte) ([]byte, error) {
 	return p.encodeStreaming(dst, src, 0)
 }
 
-// encodeStreaming encodes src with a pooled Writer, padded with a gzip
-// comment of pad bytes when pad > 0.
+// encodeStreaming encodes src with a pooled Writer, padded for pad when
+// pad > 0.
 func (p *encoderPool) encodeStreaming(dst, src []byte, pad int) ([]byte, error) {
-	out, err := encodeWhole(&p.pool, dst, src, pad, func(w io.Writer) (Writer, error) {
+	out, err := encodeWhole(&p.pool, dst, src, p.padder, pad, func(w io.Writer) (Writer, error) {
 		return p.codec.NewWriter(w, p.level)
 	})
 	if err != nil {

@@ -1,6 +1,7 @@
 package encoding
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,10 +26,11 @@ type decodedBody struct {
 	coding  string
 	dec     io.Reader // nil until the first Read
 	release func()    // returns dec to its pool
-	left    int64     // decoded bytes still allowed, plus one to detect the overflow
+	read    int64     // decoded bytes read, at most limit+1
 	limit   int64
 	tripped bool // the limit was passed: the response becomes 413
 	err     error
+	head    brotliHead // the start of a br body, its window cut to the limit
 }
 
 // decodeRequest swaps r's body for a decoding one when it has a coding we
@@ -53,7 +55,7 @@ func (s *settings) decodeRequest(w http.ResponseWriter, r *http.Request) (_ *htt
 		http.Error(w, "415 unsupported content coding of the request body", http.StatusUnsupportedMediaType)
 		return r, nil, true
 	}
-	body = &decodedBody{raw: r.Body, coding: coding, left: s.maxRequestSize + 1, limit: s.maxRequestSize}
+	body = &decodedBody{raw: r.Body, coding: coding, limit: s.maxRequestSize}
 	r2 := new(http.Request)
 	*r2 = *r
 	r2.Header = r.Header.Clone()
@@ -70,25 +72,39 @@ func (b *decodedBody) Read(p []byte) (int, error) {
 	}
 	if b.dec == nil {
 		if b.err = b.open(); b.err != nil {
-			return 0, b.err
+			return 0, b.tooLarge(b.err)
 		}
 	}
-	if int64(len(p)) > b.left {
-		p = p[:b.left]
+	// Ask for one byte past the limit at most, to see the overflow; room+1
+	// cannot overflow, since room < len(p) there.
+	if room := b.limit - b.read; int64(len(p)) > room {
+		p = p[:room+1]
 	}
 	n, err := b.dec.Read(p)
-	b.left -= int64(n)
-	if b.left == 0 {
+	b.read += int64(n)
+	if b.read > b.limit {
 		// One byte past the limit was read: the body is too large.
 		b.tripped = true
 		b.err = &http.MaxBytesError{Limit: b.limit}
 		return n - 1, b.err
 	}
 	if err != nil && err != io.EOF {
-		err = fmt.Errorf("encoding: decoding %s request body: %w", b.coding, err)
+		err = b.tooLarge(fmt.Errorf("encoding: decoding %s request body: %w", b.coding, err))
 		b.err = err
 	}
 	return n, err
+}
+
+// tooLarge turns err into the *http.MaxBytesError of a body that would
+// decode past the limit when it says so: a zstd frame whose window, or
+// content size, is larger than the limit needs. Other errors it returns
+// as they are.
+func (b *decodedBody) tooLarge(err error) error {
+	if errors.Is(err, zstd.ErrWindowSizeExceeded) || errors.Is(err, zstd.ErrDecoderSizeExceeded) {
+		b.tripped = true
+		return &http.MaxBytesError{Limit: b.limit}
+	}
+	return err
 }
 
 func (b *decodedBody) open() error {
@@ -106,28 +122,46 @@ func (b *decodedBody) open() error {
 			}
 		}
 	case "deflate":
-		var z io.ReadCloser
-		if z, err = zlib.NewReader(b.raw); err == nil {
-			b.dec, b.release = z, func() { z.Close() }
+		z, _ := zlibReaders.Get().(io.ReadCloser)
+		if z == nil {
+			z, err = zlib.NewReader(b.raw)
+		} else {
+			err = z.(zlib.Resetter).Reset(b.raw, nil)
+		}
+		if err == nil {
+			b.dec, b.release = z, func() {
+				z.(zlib.Resetter).Reset(eofReader{}, nil) // drops b.raw; the error is expected
+				zlibReaders.Put(z)
+			}
 		}
 	case "br":
+		// The ring buffer follows the window the stream header asks for:
+		// the head cuts it to what the limit needs before the decoder
+		// reads it.
+		b.head = brotliHead{r: b.raw, lgwin: max(18, brotliWindowFor(int(min(b.limit, brotliMaxBody)+1), 0))}
 		br, _ := brotliReaders.Get().(*brotli.Reader)
 		if br == nil {
-			br = brotli.NewReader(b.raw)
-		} else if err = br.Reset(b.raw); err != nil {
+			br = brotli.NewReader(&b.head)
+		} else if err = br.Reset(&b.head); err != nil {
 			return fmt.Errorf("encoding: br request body: %w", err)
 		}
 		b.dec, b.release = br, func() { br.Reset(eofReader{}); brotliReaders.Put(br) }
 	case "zstd":
+		// RFC 9659 caps a zstd coding's window at 8 MB, and a body of at
+		// most limit bytes needs no window beyond it: a frame asking for
+		// more is refused before its window is allocated.
+		// The decoder checks a frame's window against the bound of each
+		// stream, but also against a copy of the bound it had at its first
+		// stream: that one is RFC 9659's, for pooled decoders to serve
+		// every limit.
 		d, _ := zstdReaders.Get().(*zstd.Decoder)
 		if d == nil {
-			// RFC 9659: a zstd coding needs no window above 8 MB; a peer
-			// asking for more is refused rather than served the memory.
-			if d, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(8<<20), zstd.WithDecoderLowmem(true)); err != nil {
+			if d, err = zstd.NewReader(eofReader{}, zstd.WithDecoderConcurrency(1),
+				zstd.WithDecoderMaxWindow(zstdMaxWindow), zstd.WithDecoderLowmem(true)); err != nil {
 				return fmt.Errorf("encoding: zstd decoder: %w", err)
 			}
 		}
-		if err = d.Reset(b.raw); err == nil {
+		if err = d.ResetWithOptions(b.raw, zstd.WithDecoderMaxWindow(zstdWindowFor(b.limit))); err == nil {
 			b.dec, b.release = d, func() { d.Reset(nil); zstdReaders.Put(d) }
 		}
 	}
@@ -153,9 +187,59 @@ func (b *decodedBody) Close() error {
 // that no request body stays reachable from a pool.
 var (
 	gzipReaders   sync.Pool // of *gzip.Reader
+	zlibReaders   sync.Pool // of zlib's io.ReadCloser, a zlib.Resetter
 	brotliReaders sync.Pool // of *brotli.Reader
 	zstdReaders   sync.Pool // of *zstd.Decoder
 )
+
+// zstdWindowFor returns the largest zstd window a request body limited to
+// limit bytes is decoded with: the smallest Window_Size a frame header can
+// state (RFC 8878 §3.1.1.1.2: 2^(10+Exponent) plus Mantissa eighths of it)
+// that holds limit bytes, within 1 KiB and RFC 9659's 8 MiB.
+func zstdWindowFor(limit int64) uint64 {
+	for exp := uint(10); exp < 23; exp++ {
+		base := uint64(1) << exp
+		for mantissa := range uint64(8) {
+			if w := base + base/8*mantissa; w >= uint64(limit) {
+				return w
+			}
+		}
+	}
+	return zstdMaxWindow
+}
+
+// brotliMaxBody is the most bytes a brotli window holds: 2^24 less 16
+// (RFC 7932 §9.1).
+const brotliMaxBody = 1<<brotliMaxWindow - 16
+
+// brotliHead passes a br body through with its window, WBITS in the stream
+// header (RFC 7932 §9.1), cut to lgwin when larger: the decoder's ring
+// buffer follows WBITS, the sender's choice, and only the first limit+1
+// bytes are ever read. That changes nothing in them: a back-reference
+// reaches at most min(window, bytes decoded so far) back (RFC 7932 §4:
+// a distance beyond it is a static-dictionary reference), and up to
+// 2^lgwin-16 bytes both windows are larger than what is decoded. Only the
+// 4-bit WBITS of 18 to 24 are cut, so the header keeps its length; they
+// are cut to 18 at least (256 KiB), the 7- and 1-bit ones being smaller.
+type brotliHead struct {
+	r     io.Reader
+	lgwin int  // the largest window let through, at least 18
+	done  bool // the first byte went through
+}
+
+func (h *brotliHead) Read(p []byte) (int, error) {
+	n, err := h.r.Read(p)
+	if n > 0 && !h.done {
+		h.done = true
+		// WBITS: bit 0 set and bits 1-3 n != 0 mean a window of 17+n.
+		if first := p[0]; first&1 == 1 && first>>1&7 != 0 {
+			if lgwin := 17 + int(first>>1&7); lgwin > h.lgwin {
+				p[0] = first&^0b1110 | byte(h.lgwin-17)<<1
+			}
+		}
+	}
+	return n, err
+}
 
 // eofReader is an empty stream without state, safe to share.
 type eofReader struct{}

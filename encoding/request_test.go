@@ -86,6 +86,11 @@ func TestRequestBodyLimitIsOnDecodedBytes(t *testing.T) {
 	bomb := make([]byte, 8<<20)
 	for _, coding := range []string{"zstd", "br", "gzip", "deflate"} {
 		payload := encodeRequest(t, coding, bomb)
+		if coding == "zstd" {
+			// A window within what the limit needs: a larger one is refused
+			// before any byte (TestZstdWindowBeyondTheLimitIs413BeforeAllocating_RFC8878_3_1_1_1_2).
+			payload = zerosIn(t, coding, len(bomb), limit, 0)
+		}
 		var read int64
 		counting := func(w http.ResponseWriter, r *http.Request) {
 			read, _ = io.Copy(io.Discard, r.Body)

@@ -193,6 +193,31 @@ func (c *zstdCodec) appendStream(dst, src []byte, speed zstd.EncoderLevel, size 
 	return dst, nil
 }
 
+// Pad writes to dst, before the frame wr will write, a skippable frame of
+// n bytes (n+8 with its header), which decoders step over (RFC 8878
+// §3.1.2).
+func (*zstdCodec) Pad(_ Writer, dst io.Writer, n int) error {
+	if err := checkPad("zstd", n); err != nil {
+		return err
+	}
+	return writePadding(dst, n, appendSkippableFrame)
+}
+
+// AppendEncodePadded is AppendEncode after a skippable frame of n bytes.
+func (c *zstdCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte, error) {
+	if err := checkZstdLevel(level); err != nil {
+		return dst, err
+	}
+	if err := checkPad("zstd", n); err != nil {
+		return dst, err
+	}
+	out, err := c.AppendEncode(appendSkippableFrame(dst, n), src, level)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
 func checkZstdLevel(level int) error {
 	if level < 1 || level > 22 {
 		return fmt.Errorf("encoding: zstd: level %d outside 1..22", level)
