@@ -199,6 +199,13 @@ func TestNotModifiedOnlyFor200ToGETOrHEAD(t *testing.T) {
 	if rec.Code != http.StatusNotModified || rec.Header().Get("Etag") != `"v1-br"` {
 		t.Errorf("HEAD: %s", describe(rec))
 	}
+	// A handler that sets its validator and writes nothing sends an empty
+	// 200, which its 304 stands for just as well.
+	empty := func(w http.ResponseWriter, r *http.Request) { w.Header().Set("ETag", `"v1"`) }
+	rec = serve(t, m, empty, "GET", "Accept-Encoding: br", `If-None-Match: "v1"`)
+	if rec.Code != http.StatusNotModified || rec.Header().Get("Etag") != `"v1"` {
+		t.Errorf("empty 200: %s", describe(rec))
+	}
 }
 
 // RFC 9110 §13.1.2: "*" matches any current representation, whatever the
