@@ -244,6 +244,12 @@ func TestIfNoneMatchWeakComparison(t *testing.T) {
 	if seen != `W/"v1"` || rec.Code != http.StatusNotModified || rec.Header().Get("Etag") != `"v1-gzip"` {
 		t.Errorf("equality handler saw %s: %s; want 304", seen, describe(rec))
 	}
+	// ETagWeaken: the handler sees the weak tag as sent, and the middleware
+	// finds it on the weakened 200.
+	rec = serve(t, mustNew(t, Config{ETag: ETagWeaken}), equalityHandler(&seen), "GET", "Accept-Encoding: gzip", `If-None-Match: W/"v1"`)
+	if seen != `W/"v1"` || rec.Code != http.StatusNotModified || rec.Header().Get("Etag") != `W/"v1"` {
+		t.Errorf("ETagWeaken: equality handler saw %s: %s; want 304", seen, describe(rec))
+	}
 }
 
 // RFC 9110 §13.1.1: If-Match uses the strong comparison with the tag of the
