@@ -41,6 +41,19 @@ type Config struct {
 	// Default: ETagSuffix.
 	ETag ETagMode
 
+	// DisableConditional, when true, leaves conditional requests to the
+	// handler alone. By default the middleware evaluates the If-None-Match,
+	// If-Modified-Since and If-Match of a GET or HEAD request against the
+	// final header of the handler's response, before any of it is sent, and
+	// answers 304 Not Modified (for a 200) or 412 Precondition Failed (for a
+	// 2xx) itself, dropping the body the handler wrote: a handler that sets
+	// an ETag or Last-Modified and never looks at conditional requests
+	// still revalidates, and If-Match stays exact with tags made per coding
+	// (see ETagSuffix for what the handler sees). With DisableConditional a
+	// handler that tags its variants per coding itself, as precompressed
+	// does, should be wrapped with ETagKeep.
+	DisableConditional bool
+
 	// Jitter, when positive, pads every compressed response for an amount
 	// n from 1 to Jitter, in a form the coding's decoders skip, so that its
 	// length no longer tells an attacker how well a guessed secret
@@ -144,6 +157,10 @@ type Stats struct {
 	BytesOut int64
 	// Duration is the time spent compressing, zero for identity.
 	Duration time.Duration
+	// Conditional reports that the middleware answered the request's
+	// conditional header fields itself, with the 304 or 412 in Status, and
+	// dropped the BytesIn that the handler wrote.
+	Conditional bool
 }
 
 // ETagMode says how a strong ETag is made to differ per coding, as
@@ -152,12 +169,21 @@ type ETagMode int
 
 const (
 	// ETagSuffix appends the coding to a strong ETag ("abc" becomes
-	// "abc-zstd") and removes that suffix from If-None-Match, If-Match and
-	// If-Range before the handler sees them, so the handler's own
-	// conditional requests keep working. Weak ETags are left as they are.
+	// "abc-zstd"); weak ETags are left as they are. The handler sees
+	// If-None-Match, and If-Match on methods other than GET and HEAD, with
+	// that suffix taken off the tags of the response's coding (only that
+	// coding: "abc-gzip" never validates a br response), in one field line,
+	// so that a handler comparing the field with its own tag by == finds it.
+	// If-Match on GET and HEAD is the middleware's to evaluate, against the
+	// tag of the bytes sent (see DisableConditional). If-Range reaches the
+	// handler as the client sent it: a compressed tag does not match the
+	// handler's, so it sends the whole body rather than a range of bytes the
+	// client does not hold. A handler's own 304 carries the suffixed tag
+	// unless If-None-Match shows that the client holds the identity one.
 	ETagSuffix ETagMode = iota
 	// ETagWeaken turns a strong ETag into a weak one ("abc" becomes W/"abc"):
 	// still good for If-None-Match, no longer for If-Match or If-Range.
+	// Conditional header fields reach the handler as the client sent them.
 	ETagWeaken
 	// ETagKeep leaves ETags alone, for handlers that already make them
 	// differ per coding.
@@ -197,6 +223,7 @@ type settings struct {
 	types         func(string) bool
 	skip          func(*http.Request) bool
 	etag          ETagMode
+	conditional   bool // the middleware evaluates conditional requests
 	jitter        int
 	notAcceptable bool
 	onResponse    func(*http.Request, Stats)
@@ -214,6 +241,7 @@ func (c Config) settings() (*settings, error) {
 		types:         c.Types,
 		skip:          c.Skip,
 		etag:          c.ETag,
+		conditional:   !c.DisableConditional,
 		jitter:        c.Jitter,
 		notAcceptable: c.NotAcceptable,
 		onResponse:    c.OnResponse,

@@ -165,9 +165,19 @@ func (w *responseWriter) held() []byte {
 	return *w.buf
 }
 
-// commit sends the headers the verdict calls for and starts the body.
+// commit sends the headers the verdict calls for and starts the body, or
+// the 304 or 412 that the request's conditions call for instead.
 func (w *responseWriter) commit(v verdict) {
 	h := w.Header()
+	if v == passNotModified {
+		w.notModified(h)
+	}
+	if w.cond != 0 {
+		if code := w.precondition(v); code != 0 {
+			w.answer(h, code, v)
+			return
+		}
+	}
 	switch v {
 	case compressWhole, compressStream:
 		if w.commitCompressed(h, v) {
@@ -176,31 +186,11 @@ func (w *responseWriter) commit(v verdict) {
 		addVary(h) // the encoder could not start: identity is still right
 	case passVaried:
 		addVary(h)
-	case passNotModified:
-		w.notModified(h)
 	}
 	w.state = identity
-	w.rw.WriteHeader(w.statusOrOK())
+	w.writeHeader(h, w.statusOrOK())
 	if body := w.held(); len(body) > 0 {
 		_, _ = w.out.Write(body) // an error is the client's absence; Write reports it next time
-	}
-}
-
-// notModified gives a 304 the validators and Vary of the 200 it stands for
-// (RFC 9110 §15.4.5). Which 200 that is, compressed or not, the client said
-// in its If-None-Match.
-func (w *responseWriter) notModified(h http.Header) {
-	if ct, typed := h["Content-Type"]; !typed || w.s.types(mediaType(first(ct))) {
-		addVary(h)
-		w.varyDictionary(h)
-	}
-	switch {
-	case w.stripped:
-		w.adjustETag(h) // the client holds the compressed representation
-	case w.s.etag == ETagWeaken && w.coding != "":
-		if etag := first(h["Etag"]); isStrongETag(etag) && containsSuffix(w.req.Header["If-None-Match"], "W/"+etag) {
-			h["Etag"] = []string{"W/" + etag}
-		}
 	}
 }
 
@@ -253,13 +243,13 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 		// Same headers as the GET, within reason: no Content-Length, since
 		// finding it would mean compressing a body nobody reads.
 		w.state = identity
-		w.rw.WriteHeader(w.statusOrOK())
+		w.writeHeader(h, w.statusOrOK())
 	case whole != nil:
-		w.rw.WriteHeader(w.statusOrOK())
+		w.writeHeader(h, w.statusOrOK())
 		_, _ = w.out.Write(*whole)
 	default:
 		w.enc = enc
-		w.rw.WriteHeader(w.statusOrOK())
+		w.writeHeader(h, w.statusOrOK())
 		if pad := w.padding(true); pad > 0 {
 			// An error is the client's absence, as for the body below.
 			_ = w.offer.pool.padder.Pad(enc, &w.out, pad)
@@ -286,17 +276,6 @@ func (w *responseWriter) encodeWhole() *[]byte {
 		return nil
 	}
 	return out
-}
-
-// hasTrailers reports whether h declares trailers, in a Trailer field or
-// by a key with http.TrailerPrefix.
-func hasTrailers(h http.Header) bool {
-	for k := range h {
-		if k == "Trailer" || strings.HasPrefix(k, http.TrailerPrefix) {
-			return true
-		}
-	}
-	return false
 }
 
 // jitterSeed keys the padding hash: an attacker who cannot learn it cannot

@@ -9,14 +9,36 @@
 // bytes, its Flush or its return show what it is sending, and it follows the
 // HTTP rules: Vary: Accept-Encoding on every response whose coding depended
 // on the request (RFC 9110 §12.5.5), a strong ETag made to differ per coding
-// with the handler's conditional requests still working (§8.8.3.3), no
-// compression of HEAD bodies, 1xx, 204, 206 and 304 responses, already
+// (§8.8.3.3), no compression of HEAD bodies, 1xx, 204, 206 and 304 responses, already
 // encoded bodies, Content-Range, Cache-Control: no-transform or types that do
 // not compress. Bodies that end within Config.BufferSize are compressed in
 // one shot and sent with a Content-Length; longer ones stream. Flush reaches
 // the client through the encoder (server-sent events stream), Hijack works
 // while nothing is compressed, and Unwrap lets http.ResponseController reach
 // the connection. Upgrade requests (WebSocket) are passed through untouched.
+// Declared trailers stay trailers: a body that has them goes out chunked
+// over HTTP/1.1, and their values never join the header section.
+//
+// Conditional requests work for every kind of handler. A strong ETag
+// "v1" goes out as "v1-br" on a br response, and the handler sees
+// If-None-Match with that suffix taken off the tags of the response's
+// coding: a handler testing r.Header.Get("If-None-Match") == `"v1"` finds
+// its own tag and answers 304, which then carries "v1-br" again; a tag of
+// another coding is left as it is, since it names another representation.
+// Then, before any byte of a 200 to GET or HEAD is sent, the middleware
+// evaluates If-None-Match (weak comparison, §13.1.2) or, without it,
+// If-Modified-Since (§13.1.3) against the response's final ETag and
+// Last-Modified, as nginx's not-modified filter does, and answers 304 with
+// the ETag, Vary, Cache-Control and other fields §15.4.5 lists, dropping
+// the body: a handler that sets validators and never looks at conditional
+// requests revalidates, and so does one that tags its variants per coding
+// itself (precompressed's "sum-br", which it sees as "sum"). If-Match on GET
+// and HEAD does not reach the handler: the middleware compares it with the
+// tag of the bytes a 2xx sends (strong comparison, §13.1.1) and answers 412
+// when it fails, so a range of identity bytes never goes to a client naming
+// a compressed tag, nor the other way round. If-Range reaches the handler
+// untouched. Config.DisableConditional leaves all of it to the handler;
+// Stats.Conditional reports the responses the middleware answered.
 //
 // Compression Dictionary Transport (RFC 9842) is opt-in through
 // Config.Dictionaries: a client that kept an earlier response as a

@@ -5,67 +5,137 @@ import (
 	"strings"
 )
 
-// adjustETag makes a strong ETag differ per coding, as RFC 9110 §8.8.3.3
-// requires: the compressed bytes are another representation.
+// adjustETag makes a strong ETag differ per coding in h, the header of a
+// response the middleware compresses.
 func (w *responseWriter) adjustETag(h http.Header) {
-	etag := first(h["Etag"])
+	if etag := first(h["Etag"]); etag != "" {
+		if adjusted := w.adjustedETag(etag); adjusted != etag {
+			h["Etag"] = []string{adjusted}
+		}
+	}
+}
+
+// adjustedETag returns the tag a response compressed in w's coding carries
+// for the handler's etag, as RFC 9110 §8.8.3.3 requires of a strong
+// validator: the compressed bytes are another representation.
+func (w *responseWriter) adjustedETag(etag string) string {
 	if !isStrongETag(etag) {
-		return // weak, absent or malformed: a weak validator may be shared
+		return etag // weak, absent or malformed: a weak validator may be shared
 	}
 	switch w.s.etag {
 	case ETagSuffix:
 		if strings.HasSuffix(etag, w.offer.etagSuffix) {
-			return // the handler tags its variants per coding already
+			return etag // the handler tags its variants per coding already
 		}
-		h["Etag"] = []string{etag[:len(etag)-1] + w.offer.etagSuffix}
+		return etag[:len(etag)-1] + w.offer.etagSuffix
 	case ETagWeaken:
-		h["Etag"] = []string{"W/" + etag}
+		return "W/" + etag
 	}
+	return etag
 }
 
 func isStrongETag(etag string) bool {
 	return len(etag) >= 2 && etag[0] == '"' && etag[len(etag)-1] == '"'
 }
 
-// stripETagSuffixes undoes adjustETag in If-None-Match and If-Match, so
-// that the handler compares the client's validators with its own. The tags
-// without the suffix are added to the list rather than put in place of the
-// suffixed ones: a handler that tags its variants per coding itself (like
-// precompressed) still finds its own tag. Only the suffix of the coding this
-// response would be in is undone: a tag of another coding names a
-// representation this response is not.
-//
-// If-Range is left alone: a handler's tag does not match the suffixed one,
-// so it ignores the Range and sends the whole body, compressed, which is
-// what a client holding part of the compressed representation needs
-// (RFC 9110 §13.1.5).
-//
-// It returns r itself when nothing needed changing, which is the common case
-// and costs no allocation.
-func (w *responseWriter) stripETagSuffixes(r *http.Request) *http.Request {
-	suffix := w.offer.etagSuffix
-	var header http.Header
-	for _, name := range [...]string{"If-None-Match", "If-Match"} {
-		lines := r.Header[name]
-		if !containsSuffix(lines, suffix) {
-			continue
-		}
-		if header == nil {
-			header = r.Header.Clone()
-		}
-		w.stripped = true
-		widened := make([]string, len(lines))
-		for i, line := range lines {
-			widened[i] = line
-			if strings.Contains(line, suffix) {
-				// One line, since http.ServeContent reads only the first.
-				widened[i] = line + ", " + strings.ReplaceAll(line, suffix, `"`)
+// scanETag returns the first entity-tag in s (RFC 9110 §8.8.3), skipping
+// the whitespace and commas of a list, and what follows it. ok is false at
+// the end of s or at a malformed tag, where a list can no longer be read.
+func scanETag(s string) (tag, rest string, ok bool) {
+	s = strings.TrimLeft(s, " \t,")
+	start := s
+	s = strings.TrimPrefix(s, "W/")
+	if len(s) < 2 || s[0] != '"' {
+		return "", "", false
+	}
+	// etagc excludes only '"' and controls: a comma may sit inside a tag.
+	end := strings.IndexByte(s[1:], '"')
+	if end < 0 {
+		return "", "", false
+	}
+	n := len(start) - len(s) + end + 2
+	return start[:n], start[n:], true
+}
+
+// opaque returns an entity-tag without its weakness indicator.
+func opaque(tag string) string { return strings.TrimPrefix(tag, "W/") }
+
+// isStar reports whether the field lines of If-None-Match or If-Match are
+// "*", which any current representation matches.
+func isStar(lines []string) bool {
+	return len(lines) == 1 && strings.TrimSpace(lines[0]) == "*"
+}
+
+// listsETag reports whether the entity-tags in lines include one that
+// matches etag: by the weak comparison (RFC 9110 §8.8.3.2), the same
+// opaque tag, or by the strong one, the same strong tag.
+func listsETag(lines []string, etag string, weak bool) bool {
+	if etag == "" || !weak && !isStrongETag(etag) {
+		return false
+	}
+	for _, line := range lines {
+		for tag, rest, ok := scanETag(line); ok; tag, rest, ok = scanETag(rest) {
+			switch {
+			case weak && opaque(tag) == opaque(etag):
+				return true
+			case !weak && tag == etag:
+				return true
 			}
 		}
-		header[name] = widened
 	}
-	if header == nil {
+	return false
+}
+
+// conditionalRequest returns the request the handler sees, and notes what
+// the middleware itself evaluates once the response is known.
+//
+// If-None-Match and If-Match name tags that adjustETag made: the handler
+// sees them without the suffix of the coding this response is in, in one
+// field line, so that a handler comparing the field with its own tag by
+// string equality finds it. A tag of another coding is left as it is: it
+// names a representation this response is not. If-Range is left alone:
+// a handler's tag does not match the suffixed one, so it ignores the Range
+// and sends the whole body, compressed, which is what a client holding part
+// of the compressed representation needs (RFC 9110 §13.1.5).
+//
+// With conditionals evaluated by the middleware (the default), a GET or
+// HEAD request reaches the handler without If-Match, and without the
+// If-Unmodified-Since that If-Match overrides (§13.2.2): the middleware
+// compares If-Match with the response's final tag (see precondition). A
+// handler that tags its variants per coding itself, as precompressed does,
+// would otherwise see its own "x-br" as "x" and fail the request.
+//
+// It returns r itself when nothing needed changing, the common case, which
+// costs no allocation.
+func (w *responseWriter) conditionalRequest(r *http.Request) *http.Request {
+	inm, im := r.Header["If-None-Match"], r.Header["If-Match"]
+	if w.s.conditional && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+		if inm != nil || r.Header["If-Modified-Since"] != nil {
+			w.cond |= condNotModified
+		}
+		if im != nil {
+			w.cond |= condIfMatch
+		}
+	}
+	suffix := ""
+	if w.offer != nil && w.s.etag == ETagSuffix {
+		suffix = w.offer.etagSuffix
+	}
+	stripINM := suffix != "" && listsSuffix(inm, suffix)
+	stripIM := w.cond&condIfMatch == 0 && suffix != "" && listsSuffix(im, suffix)
+	if !stripINM && !stripIM && w.cond&condIfMatch == 0 {
 		return r
+	}
+	header := r.Header.Clone()
+	if stripINM {
+		header["If-None-Match"] = []string{stripSuffix(inm, suffix)}
+	}
+	if stripIM {
+		header["If-Match"] = []string{stripSuffix(im, suffix)}
+	}
+	if w.cond&condIfMatch != 0 {
+		delete(header, "If-Match")
+		delete(header, "If-Unmodified-Since")
 	}
 	r2 := new(http.Request)
 	*r2 = *r
@@ -73,11 +143,39 @@ func (w *responseWriter) stripETagSuffixes(r *http.Request) *http.Request {
 	return r2
 }
 
-func containsSuffix(lines []string, suffix string) bool {
+// listsSuffix reports whether lines name a tag that ends in suffix, the
+// coding's suffix with the closing quote.
+func listsSuffix(lines []string, suffix string) bool {
 	for _, line := range lines {
-		if strings.Contains(line, suffix) {
-			return true
+		if !strings.Contains(line, suffix) {
+			continue
+		}
+		for tag, rest, ok := scanETag(line); ok; tag, rest, ok = scanETag(rest) {
+			if strings.HasSuffix(tag, suffix) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// stripSuffix returns the entity-tags of lines as one field line, with
+// suffix taken off each tag that ends in it. A malformed rest is dropped,
+// as a handler would stop reading there too.
+func stripSuffix(lines []string, suffix string) string {
+	var b strings.Builder
+	for _, line := range lines {
+		for tag, rest, ok := scanETag(line); ok; tag, rest, ok = scanETag(rest) {
+			if b.Len() > 0 {
+				b.WriteString(", ")
+			}
+			if strings.HasSuffix(tag, suffix) {
+				b.WriteString(tag[:len(tag)-len(suffix)])
+				b.WriteByte('"')
+				continue
+			}
+			b.WriteString(tag)
+		}
+	}
+	return b.String()
 }

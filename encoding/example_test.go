@@ -28,6 +28,37 @@ func Example() {
 	// Output: zstd Accept-Encoding true
 }
 
+// A handler that sets an ETag and compares If-None-Match with it by ==
+// keeps answering 304 behind the middleware, which tags the compressed
+// response per coding: the handler sees its own tag. A handler that never
+// looks at If-None-Match gets the same 304 from the middleware.
+func Example_conditionalRequests() {
+	h := encoding.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("ETag", `"v7"`)
+		w.Header().Set("Content-Type", "text/css")
+		if r.Header.Get("If-None-Match") == `"v7"` {
+			w.WriteHeader(http.StatusNotModified)
+			return
+		}
+		io.WriteString(w, strings.Repeat("body { margin: 0 }\n", 100))
+	}))
+	get := func(header ...string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("GET", "/site.css", nil)
+		r.Header.Set("Accept-Encoding", "br")
+		for i := 0; i+1 < len(header); i += 2 {
+			r.Header.Set(header[i], header[i+1])
+		}
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		return w
+	}
+	first := get()
+	etag := first.Header().Get("ETag")
+	again := get("If-None-Match", etag)
+	fmt.Println(first.Code, etag, again.Code, again.Header().Get("ETag"))
+	// Output: 200 "v7-br" 304 "v7-br"
+}
+
 // A Config chooses the codings and levels, what is compressed, and a hook
 // for metrics.
 func ExampleNew() {

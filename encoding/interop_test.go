@@ -140,3 +140,44 @@ func TestGoClientGetsGzipTransparently(t *testing.T) {
 		t.Fatalf("Go client: uncompressed=%v, %d bytes, equal=%v, err %v", resp.Uncompressed, len(got), string(got) == string(body), err)
 	}
 }
+
+// curl revalidates with the ETag it saved (--etag-save, --etag-compare),
+// against a handler comparing If-None-Match by == and one that never looks
+// at it: both answer 304 behind the middleware.
+func TestCurlRevalidatesWithItsSavedETag(t *testing.T) {
+	curl := interop.Curl(t)
+	var seen string
+	for name, h := range map[string]http.HandlerFunc{
+		"equality":  equalityHandler(&seen),
+		"ETag only": taggedHandler(`"v1"`, 8192),
+	} {
+		srv := httptest.NewServer(Handler(h))
+		etags := filepath.Join(t.TempDir(), "etag")
+		first := strings.ToLower(curl.Run(t, "-sS", "--compressed", "-H", "Accept-Encoding: br", "--etag-save", etags, "-D", "-", "-o", os.DevNull, srv.URL))
+		again := strings.ToLower(curl.Run(t, "-sS", "--compressed", "-H", "Accept-Encoding: br", "--etag-compare", etags, "-D", "-", "-o", os.DevNull, srv.URL))
+		srv.Close()
+		if !strings.Contains(first, `etag: "v1-br"`) || !strings.Contains(again, "http/1.1 304") || !strings.Contains(again, `etag: "v1-br"`) {
+			t.Errorf("%s: curl got\n%s\nthen\n%s", name, first, again)
+		}
+	}
+}
+
+// curl reads declared trailers after the chunked body, not among the
+// header fields, from a body compressed whole and from one passed through.
+func TestCurlReadsTrailers(t *testing.T) {
+	curl := interop.Curl(t)
+	srv := httptest.NewServer(Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Trailer", "X-Sum")
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write(sampleText(4096))
+		w.Header().Set("X-Sum", "abc")
+	})))
+	defer srv.Close()
+	for _, coding := range []string{"gzip", "identity"} {
+		out := strings.ToLower(curl.Run(t, "-sS", "--compressed", "-H", "Accept-Encoding: "+coding, "-D", "-", "-o", os.DevNull, srv.URL))
+		header, trailer, _ := strings.Cut(out, "\r\n\r\n")
+		if strings.Contains(header, "\r\nx-sum:") || !strings.Contains(header, "transfer-encoding: chunked") || !strings.Contains(trailer, "x-sum: abc") {
+			t.Errorf("%s: curl got\n%s", coding, out)
+		}
+	}
+}

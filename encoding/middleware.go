@@ -78,9 +78,7 @@ func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Reques
 	if s.dict != nil {
 		rw.chooseDictionary()
 	}
-	if rw.coding != "" && s.etag == ETagSuffix {
-		r = rw.stripETagSuffixes(r)
-	}
+	r = rw.conditionalRequest(r)
 	defer rw.release()
 	h.ServeHTTP(rw, r)
 	rw.finish()

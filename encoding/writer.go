@@ -21,6 +21,7 @@ const (
 	identity                 // headers sent or left to the server; body passes through
 	compressing              // headers sent; body streams through enc
 	hijacked                 // the handler took the connection
+	answered                 // a 304 or 412 sent in its place; the body is dropped
 	finished                 // the handler returned; the writer is dead
 )
 
@@ -38,10 +39,11 @@ type responseWriter struct {
 	coding string // negotiated coding, "" when the client gets identity
 	offer  *offer // coding's offer, nil for identity
 
-	state    state
-	status   int  // from WriteHeader; 0 until then
-	bypass   bool // Bypass was called
-	stripped bool // a conditional request header carried our ETag suffix
+	state       state
+	status      int   // from WriteHeader; 0 until then
+	bypass      bool  // Bypass was called
+	cond        conds // the request's conditions the middleware evaluates
+	conditional bool  // the middleware answered them with a 304 or 412
 
 	buf *[]byte   // held-back body while undecided
 	enc Writer    // the streaming encoder while compressing
@@ -136,6 +138,9 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 	case compressing:
 		w.in += int64(len(p))
 		return w.encode(p)
+	case answered:
+		w.in += int64(len(p))
+		return len(p), nil // the handler wrote the body it was not asked for
 	case hijacked:
 		return 0, http.ErrHijacked
 	case finished:
@@ -186,9 +191,13 @@ func (w *responseWriter) WriteString(s string) (int, error) {
 			return len(s), nil
 		}
 	}
-	if w.state == identity {
+	switch w.state {
+	case identity:
 		w.in += int64(len(s))
 		return io.WriteString(&w.out, s)
+	case answered:
+		w.in += int64(len(s))
+		return len(s), nil
 	}
 	return w.Write([]byte(s))
 }
@@ -306,7 +315,14 @@ func (w *responseWriter) finish() {
 	}
 	if w.state == undecided {
 		if w.status == 0 && w.in == 0 && w.req.Method != http.MethodHead {
-			w.state = identity // nothing written: the server's own defaults apply
+			// Nothing written: the server's own defaults apply, unless the
+			// request's conditions answer the empty 200.
+			w.state = identity
+			if w.cond != 0 {
+				if code := w.precondition(passPlain); code != 0 {
+					w.answer(w.Header(), code, passPlain)
+				}
+			}
 		} else {
 			if w.status == 0 {
 				w.status = http.StatusOK
@@ -347,7 +363,7 @@ func (w *responseWriter) stats() Stats {
 	if status == 0 {
 		status = http.StatusOK
 	}
-	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n}
+	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional}
 	if w.state == compressing {
 		st.Coding, st.Duration = w.coding, w.encTime
 	}
