@@ -49,16 +49,29 @@ type Conn struct {
 	compressed  bool
 
 	// Writing. msgMu is held for a whole data message and guards comp and
-	// wbuf; wmu is held for one frame and guards bw and the frame buffers,
-	// so control frames (pongs, close) can go out between the fragments of
-	// a streamed message (RFC 6455 §5.4).
-	msgMu     sync.Mutex
+	// wbuf; wmu is held for one frame and guards bw, the frame buffers and
+	// the socket's write deadline, so control frames (pongs, close) can go
+	// out between the fragments of a streamed message (RFC 6455 §5.4). Both
+	// are ctxMutexes so that a goroutine waiting behind a frame that a
+	// stuck peer holds up can give up when its context or bound ends.
+	msgMu     ctxMutex
 	comp      *Compressor
 	wbuf      []byte // compressed or masked payload
-	wmu       sync.Mutex
+	wmu       ctxMutex
 	hdrBuf    []byte
 	ctlBuf    [maxControlPayload]byte
 	closeSent atomic.Bool // set under wmu
+	// closedByClose is set when Close closes the socket, so that a frame
+	// it cut short reports why.
+	closedByClose atomic.Bool
+
+	// The pong owed for the latest ping (RFC 6455 §5.5.3 lets an endpoint
+	// answer only the latest), sent by whoever next holds wmu: Read never
+	// waits behind a data frame to answer a ping.
+	pongMu      sync.Mutex
+	pongPending atomic.Bool
+	pongLen     int
+	pongBuf     [maxControlPayload]byte
 
 	// Reading: readLock is held by the one Read in progress (a channel so
 	// that Close can wait for it with a timeout).
@@ -94,6 +107,8 @@ func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *C
 		bw:            bw,
 		client:        cfg.client,
 		subprotocol:   cfg.subprotocol,
+		msgMu:         newCtxMutex(),
+		wmu:           newCtxMutex(),
 		readLock:      make(chan struct{}, 1),
 		closeReceived: make(chan struct{}),
 		pings:         map[uint32]chan struct{}{},
@@ -141,12 +156,67 @@ func (c *Conn) NetConn() net.Conn { return c.nc }
 
 // watchContext applies ctx to one read or write: its deadline becomes the
 // connection's, and its cancellation interrupts the I/O by moving the
-// deadline to now. The returned stop must be called when the I/O is done.
+// deadline to now. The returned stop must be called when the I/O is done
+// (more calls do nothing): it waits until ctx can no longer move the
+// deadline and then clears it, so that no deadline outlives the call it
+// was given to. It reports whether ctx left the I/O alone.
 func watchContext(ctx context.Context, set func(time.Time) error) (stop func() bool) {
 	dl, _ := ctx.Deadline()
 	set(dl)
 	if ctx.Done() == nil {
 		return func() bool { return true }
 	}
-	return context.AfterFunc(ctx, func() { set(time.Now()) })
+	interrupted := make(chan struct{})
+	stopWatch := context.AfterFunc(ctx, func() {
+		set(time.Now())
+		close(interrupted)
+	})
+	stopped, untouched := false, true
+	return func() bool {
+		if !stopped {
+			stopped = true
+			if !stopWatch() {
+				<-interrupted
+				untouched = false
+			}
+			set(time.Time{})
+		}
+		return untouched
+	}
+}
+
+// A ctxMutex is a mutex whose waiters can give up when their context
+// ends: a channel with room for one token.
+type ctxMutex chan struct{}
+
+func newCtxMutex() ctxMutex { return make(ctxMutex, 1) }
+
+// Lock waits for the mutex.
+func (m ctxMutex) Lock() { m <- struct{}{} }
+
+// Unlock releases the mutex.
+func (m ctxMutex) Unlock() { <-m }
+
+// TryLock takes the mutex if it is free.
+func (m ctxMutex) TryLock() bool {
+	select {
+	case m <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// lock waits for the mutex until ctx ends, and then returns ctx's error
+// without it. A ctx that has already ended gets its error, not the mutex.
+func (m ctxMutex) lock(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	select {
+	case m <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
