@@ -40,7 +40,8 @@ const compressThreshold = 128
 // are answered and pongs noticed by Read, so an application that wants
 // Ping or a prompt close handshake must keep a Read going.
 type Conn struct {
-	nc          net.Conn
+	nc          net.Conn // a *closeSignal
+	closed      <-chan struct{}
 	br          *bufio.Reader
 	bw          *bufio.Writer
 	client      bool // masks what it sends; expects unmasked frames
@@ -101,8 +102,10 @@ type connConfig struct {
 }
 
 func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *Conn {
+	sock := &closeSignal{Conn: nc, done: make(chan struct{})}
 	c := &Conn{
-		nc:            nc,
+		nc:            sock,
+		closed:        sock.done,
 		br:            br,
 		bw:            bw,
 		client:        cfg.client,
@@ -152,7 +155,21 @@ func (c *Conn) SetReadLimit(n int64) {
 }
 
 // NetConn returns the underlying connection, for its addresses.
-func (c *Conn) NetConn() net.Conn { return c.nc }
+func (c *Conn) NetConn() net.Conn { return c.nc.(*closeSignal).Conn }
+
+// closeSignal is the connection's socket with a channel closed when it is,
+// by whichever failure or handshake ends the connection: Ping stops
+// waiting for a pong that can no longer come.
+type closeSignal struct {
+	net.Conn
+	once sync.Once
+	done chan struct{}
+}
+
+func (s *closeSignal) Close() error {
+	s.once.Do(func() { close(s.done) })
+	return s.Conn.Close()
+}
 
 // watchContext applies ctx to one read or write: its deadline becomes the
 // connection's, and its cancellation interrupts the I/O by moving the

@@ -13,11 +13,11 @@ var pingSeq atomic.Uint32
 
 // Ping sends a ping and waits for its pong (RFC 6455 §5.5.2), which a Read
 // running in another goroutine receives: without one, Ping waits until ctx
-// ends. ctx alone bounds Ping: waiting behind a frame being written (a
-// large message to a slow peer), writing the ping, and waiting for the
-// pong. If ctx ends before the ping starts to go out, the connection stays
-// usable; if it ends while the ping is being written, the connection is
-// closed.
+// ends, or until the connection does (an error wrapping ErrClosed). ctx
+// alone bounds Ping: waiting behind a frame being written (a large message
+// to a slow peer), writing the ping, and waiting for the pong. If ctx ends while Ping waits for the frame being written, or for
+// the pong, the connection stays usable; if it ends while the ping itself
+// is being written, the connection is closed.
 func (c *Conn) Ping(ctx context.Context) error {
 	seq := pingSeq.Add(1)
 	ch := make(chan struct{})
@@ -42,6 +42,8 @@ func (c *Conn) Ping(ctx context.Context) error {
 		return nil
 	case <-c.closeReceived:
 		return ErrClosed
+	case <-c.closed:
+		return fmt.Errorf("wsdeflate: ping: %w", ErrClosed)
 	case <-ctx.Done():
 		return fmt.Errorf("wsdeflate: ping: %w", ctx.Err())
 	}
@@ -51,6 +53,9 @@ func (c *Conn) Ping(ctx context.Context) error {
 func (c *Conn) writePing(ctx context.Context, seq uint32) error {
 	if c.closeSent.Load() {
 		return ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("wsdeflate: ping: %w", err)
 	}
 	p := binary.BigEndian.AppendUint32(c.ctlBuf[:0], seq)
 	return c.writeFrameCtx(ctx, true, opPing, false, p, true)

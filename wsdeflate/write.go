@@ -21,11 +21,11 @@ const controlWriteTimeout = 5 * time.Second
 // ctx bounds this call, waiting for other writers included, and nothing
 // after it: its deadline is on the socket only while this message's frame
 // is written, so the pongs, pings and close frame that follow carry their
-// own. If ctx ends before the frame starts, Write returns ctx's error and
-// the connection stays usable. A failure once it has started (ctx ending,
-// the peer vanishing, Close ending a frame the peer does not take) leaves
-// the connection closed, and the error wraps its cause: ctx's error, or
-// ErrClosed when Close ended it.
+// own. If ctx ends while Write waits for other writers, Write returns ctx's
+// error and the connection stays usable. A failure once the message is
+// under way (ctx ending, the peer vanishing, Close cutting short a frame
+// the peer does not take) closes the connection, and the error wraps its
+// cause: ctx's error, or ErrClosed when Close cut the frame.
 func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 	if typ != MessageText && typ != MessageBinary {
 		return fmt.Errorf("wsdeflate: write: unknown message type %d", typ)
@@ -43,6 +43,9 @@ func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 	defer c.unlockFrame()
 	if c.closeSent.Load() {
 		return ErrClosed
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("wsdeflate: write: %w", err)
 	}
 	payload, owned, rsv1 := p, false, false
 	if c.comp != nil && len(p) >= compressThreshold {
