@@ -146,13 +146,13 @@ func (c *Conn) Close(code StatusCode, reason string) error {
 	if err == nil {
 		c.awaitPeerClose(ctx)
 	}
-	// Receiving the peer's close frame may have closed the socket already.
 	c.closedByClose.Store(true)
 	cerr := c.nc.Close()
 	c.idle.end()
 	switch {
 	case err != nil:
 		return err
+	// Receiving the peer's close frame may have closed the socket already.
 	case cerr != nil && !errors.Is(cerr, net.ErrClosed):
 		return fmt.Errorf("wsdeflate: close: %w", cerr)
 	}

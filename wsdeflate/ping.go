@@ -40,10 +40,14 @@ func (c *Conn) Ping(ctx context.Context) error {
 	select {
 	case <-ch:
 		return nil
-	case <-c.closeReceived:
-		return ErrClosed
 	case <-c.closed:
-		return fmt.Errorf("wsdeflate: ping: %w", ErrClosed)
+		// The pong may have come just before the end.
+		select {
+		case <-ch:
+			return nil
+		default:
+			return ErrClosed
+		}
 	case <-ctx.Done():
 		return fmt.Errorf("wsdeflate: ping: %w", ctx.Err())
 	}
@@ -87,7 +91,7 @@ func (c *Conn) writePong() error {
 	p := c.ctlBuf[:copy(c.ctlBuf[:], c.pongBuf[:c.pongLen])]
 	c.pongMu.Unlock()
 	if err := c.writeFrameBy(time.Now().Add(controlWriteTimeout), opPong, p); err != nil {
-		return c.writeFailure(nil, err)
+		return c.writeFailure(context.Background(), err)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package wsdeflate
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -103,8 +104,8 @@ func (c *Conn) writeFrameBy(deadline time.Time, op opcode, payload []byte) error
 
 // writeFailure ends the write side after an error: what the peer received
 // is unknown, so nothing more may follow. The error says why: Close cut
-// the frame short, ctx (nil for frames no caller's context covers) ended,
-// or the socket failed.
+// the frame short, ctx (Background for frames no caller's context covers)
+// ended, or the socket failed.
 func (c *Conn) writeFailure(ctx context.Context, err error) error {
 	c.closeSent.Store(true)
 	c.nc.Close()
@@ -112,7 +113,7 @@ func (c *Conn) writeFailure(ctx context.Context, err error) error {
 	switch {
 	case c.closedByClose.Load():
 		return errInterruptedByClose
-	case ctx != nil && ctx.Err() != nil:
+	case ctx.Err() != nil && !errors.Is(err, ctx.Err()):
 		return fmt.Errorf("wsdeflate: write: %w: %w", ctx.Err(), err)
 	}
 	return fmt.Errorf("wsdeflate: write: %w", err)

@@ -177,6 +177,17 @@ func TestWriteDeadlineEndsWithTheWrite(t *testing.T) {
 	}
 }
 
+// stuckPeer returns a server Conn without compression, the raw peer
+// connected to it, and the goroutine count once the server was up; the
+// peer's socket is good for a minute.
+func stuckPeer(t *testing.T) (*Conn, *rawClient, int) {
+	t.Helper()
+	url, conns, base := connServer(t, &AcceptOptions{DisableCompression: true})
+	rc := dialRaw(t, url, "")
+	rc.nc.SetDeadline(time.Now().Add(time.Minute))
+	return accepted(t, conns), rc, base
+}
+
 // blockedWrite makes c, the server's Conn, write msg as one message with a
 // 30-second context to rc, which reads the frame's header and first byte
 // and then stops reading: msg is far larger than the socket buffers, so
@@ -219,10 +230,7 @@ func randomBytes(n int) []byte {
 // and the blocked Write returns an error wrapping ErrClosed that says Close
 // ended it.
 func TestCloseAndPingAreNotHeldByBlockedWrite(t *testing.T) {
-	url, conns, base := connServer(t, &AcceptOptions{DisableCompression: true})
-	rc := dialRaw(t, url, "")
-	rc.nc.SetDeadline(time.Now().Add(time.Minute))
-	c := accepted(t, conns)
+	c, rc, base := stuckPeer(t)
 	msgs, end := readLoop(c)
 	written := blockedWrite(t, c, rc, make([]byte, 64<<20))
 
@@ -268,10 +276,7 @@ func TestCloseAndPingAreNotHeldByBlockedWrite(t *testing.T) {
 // §5.5.2; §5.5.3 lets it answer only the latest of several), and Read
 // delivers the messages behind the ping without waiting for the frame.
 func TestPongWaitsForTheFrameInProgress(t *testing.T) {
-	url, conns, base := connServer(t, &AcceptOptions{DisableCompression: true})
-	rc := dialRaw(t, url, "")
-	rc.nc.SetDeadline(time.Now().Add(time.Minute))
-	c := accepted(t, conns)
+	c, rc, base := stuckPeer(t)
 	msgs, end := readLoop(c)
 	written := blockedWrite(t, c, rc, make([]byte, 64<<20))
 
