@@ -40,7 +40,8 @@ const compressThreshold = 128
 // are answered and pongs noticed by Read, so an application that wants
 // Ping or a prompt close handshake must keep a Read going.
 type Conn struct {
-	nc          net.Conn // a *closeSignal
+	nc          net.Conn      // a *closeSignal
+	wwatch      *contextWatch // applies a writer's context to its frames
 	closed      <-chan struct{}
 	br          *bufio.Reader
 	bw          *bufio.Writer
@@ -105,6 +106,7 @@ func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *C
 	sock := &closeSignal{Conn: nc, done: make(chan struct{})}
 	c := &Conn{
 		nc:            sock,
+		wwatch:        newContextWatch(sock.SetWriteDeadline),
 		closed:        sock.done,
 		br:            br,
 		bw:            bw,
@@ -174,32 +176,62 @@ func (s *closeSignal) Close() error {
 // watchContext applies ctx to one read or write: its deadline becomes the
 // connection's, and its cancellation interrupts the I/O by moving the
 // deadline to now. The returned stop must be called when the I/O is done
-// (more calls do nothing): it waits until ctx can no longer move the
-// deadline and then clears it, so that no deadline outlives the call it
-// was given to. It reports whether ctx left the I/O alone.
+// (more calls do nothing); see contextWatch.end.
 func watchContext(ctx context.Context, set func(time.Time) error) (stop func() bool) {
-	dl, _ := ctx.Deadline()
-	set(dl)
 	if ctx.Done() == nil {
+		set(time.Time{}) // a context that never ends has no deadline
 		return func() bool { return true }
 	}
-	interrupted := make(chan struct{})
-	stopWatch := context.AfterFunc(ctx, func() {
-		set(time.Now())
-		close(interrupted)
-	})
-	stopped, untouched := false, true
-	return func() bool {
-		if !stopped {
-			stopped = true
-			if !stopWatch() {
-				<-interrupted
-				untouched = false
-			}
-			set(time.Time{})
-		}
-		return untouched
+	w := newContextWatch(set)
+	w.start(ctx)
+	return w.end
+}
+
+// A contextWatch applies contexts to the I/O on one side of a socket, one
+// I/O at a time, so that no deadline outlives the call it was given to: a
+// connection keeps one for its frames, reused without allocating.
+type contextWatch struct {
+	set       func(time.Time) error
+	interrupt func()         // moves the deadline to now; built once
+	fired     sync.WaitGroup // counts an interrupt that may still run
+	stopWatch func() bool    // nil when no context is being watched
+}
+
+func newContextWatch(set func(time.Time) error) *contextWatch {
+	w := &contextWatch{set: set}
+	w.interrupt = func() {
+		w.set(time.Now())
+		w.fired.Done()
 	}
+	return w
+}
+
+// start puts ctx's deadline on the socket and arranges for its
+// cancellation to interrupt the I/O.
+func (w *contextWatch) start(ctx context.Context) {
+	dl, _ := ctx.Deadline()
+	w.set(dl)
+	if ctx.Done() != nil {
+		w.fired.Add(1)
+		w.stopWatch = context.AfterFunc(ctx, w.interrupt)
+	}
+}
+
+// end is called when the I/O is done: it waits until the context can no
+// longer move the deadline, clears the deadline, and reports whether the
+// context left the I/O alone.
+func (w *contextWatch) end() bool {
+	if w.stopWatch == nil {
+		return true
+	}
+	untouched := w.stopWatch()
+	if untouched {
+		w.fired.Done() // the interrupt will never run
+	}
+	w.fired.Wait()
+	w.stopWatch = nil
+	w.set(time.Time{})
+	return untouched
 }
 
 // A ctxMutex is a mutex whose waiters can give up when their context

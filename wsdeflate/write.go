@@ -84,9 +84,9 @@ func (c *Conn) writeDataFrame(ctx context.Context, fin bool, op opcode, rsv1 boo
 // on the socket for exactly as long as that takes; a failure ends the
 // connection.
 func (c *Conn) writeFrameCtx(ctx context.Context, fin bool, op opcode, rsv1 bool, payload []byte, owned bool) error {
-	stop := watchContext(ctx, c.nc.SetWriteDeadline)
+	c.wwatch.start(ctx)
 	err := c.writeFragment(fin, op, rsv1, payload, owned)
-	stop()
+	c.wwatch.end()
 	if err != nil {
 		return c.writeFailure(ctx, err)
 	}

@@ -378,3 +378,60 @@ func blockedStream(t *testing.T, c *Conn, rc *rawClient) chan error {
 	}
 	return written
 }
+
+// TestWriteThatGivesUpWaitingLeavesTheConnectionUsable: a Write whose
+// context ends while another Write's frame is held up by the peer returns
+// the context's error and sends nothing; once the peer reads again, the
+// held frame completes and the next message follows it intact.
+func TestWriteThatGivesUpWaitingLeavesTheConnectionUsable(t *testing.T) {
+	c, rc, base := stuckPeer(t)
+	_, end := readLoop(c)
+	written := blockedWrite(t, c, rc, make([]byte, 64<<20))
+
+	for _, streamed := range []bool{false, true} {
+		ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+		gaveUp := make(chan error, 1)
+		go func() { gaveUp <- writeMessage(ctx, c, []byte("abandoned"), streamed) }()
+		if err := within(t, gaveUp, 10*time.Second, "the waiting Write's return"); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("Write (streamed %t) behind a held frame = %v, want its context's deadline", streamed, err)
+		}
+		cancel()
+	}
+	if _, err := io.CopyN(io.Discard, rc.br, 64<<20-1); err != nil {
+		t.Fatalf("peer reading the rest of the frame: %v", err)
+	}
+	if err := within(t, written, 10*time.Second, "the held Write's return"); err != nil {
+		t.Fatalf("held Write: %v", err)
+	}
+	if err := c.Write(context.Background(), MessageText, []byte("next")); err != nil {
+		t.Fatalf("Write after the held frame: %v", err)
+	}
+	rc.expectFrame(opText, "next")
+	closeHandshake(t, c, rc, end)
+	settle(t, base)
+}
+
+// TestCancellingAWriteInterruptsItsFrame: cancelling the context of a Write
+// whose frame the peer has stopped taking ends it at once with an error
+// wrapping context.Canceled; the peer has part of a frame, so the
+// connection is closed.
+func TestCancellingAWriteInterruptsItsFrame(t *testing.T) {
+	c, rc, base := stuckPeer(t)
+	_, end := readLoop(c)
+	ctx, cancel := context.WithCancel(context.Background())
+	written := make(chan error, 1)
+	go func() { written <- c.Write(ctx, MessageBinary, make([]byte, 64<<20)) }()
+	var hbuf [maxHeaderSize]byte
+	if _, err := readHeader(rc.br, &hbuf); err != nil {
+		t.Fatalf("peer read header: %v", err)
+	}
+	cancel()
+	if err := within(t, written, 10*time.Second, "the cancelled Write's return"); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Write = %v, want context.Canceled", err)
+	}
+	if err := c.Ping(context.Background()); !errors.Is(err, ErrClosed) {
+		t.Errorf("Ping after the cut frame = %v, want ErrClosed", err)
+	}
+	within(t, end, 10*time.Second, "the end of Read")
+	settle(t, base)
+}
