@@ -50,21 +50,6 @@
 // pings and notices pongs and close frames, so one goroutine reads while any
 // number write. Messages under 128 bytes are sent uncompressed (see Limits).
 //
-// A context bounds the call it is passed to and nothing after it: its
-// deadline is on the socket while that call's frames are written or read,
-// and gone when the call returns. Frames no caller's context covers carry
-// their own bound: a pong, and a close frame that Read sends, must go out
-// within 5 seconds. Read answers a ping without waiting behind a message
-// being written: the pong follows that message's frame (RFC 6455 §5.5.3
-// lets it answer only the latest of several pings). Ping and Write give up,
-// leaving the connection usable, when their context ends while they wait
-// behind such a frame. [Conn.Close] returns within 5 seconds whatever the
-// peer does: waiting for the frame being written to finish, sending the
-// close frame and receiving the peer's all fit in that bound, after which
-// the connection is closed; a frame that a peer which stopped reading still
-// holds then is cut short, and the Write, Writer or Ping writing it returns
-// an error wrapping [ErrClosed].
-//
 // A connection with compression gives its live encoder and decoder back to
 // the pools once no message has gone either way for
 // [AcceptOptions.IdleRelease] or [DialOptions.IdleRelease]
@@ -106,6 +91,25 @@
 // release after a short idle period (say, when nothing has been sent or
 // received for a second), not after every message. The benchmarks module
 // measures releasing after every message too ("ours-release").
+//
+// # Deadlines and closing
+//
+// A context bounds the call it is passed to and nothing after it: its
+// deadline is on the socket while that call's frames are written or read,
+// and gone when the call returns. Frames that no caller's context covers
+// carry their own bound: a pong, or a close frame that Read sends, that
+// cannot go out within 5 seconds closes the connection. Read answers a ping
+// without waiting behind a message being written: the pong follows that
+// message's frame (RFC 6455 §5.5.3 lets it answer only the latest of
+// several pings). Write, Writer and Ping give up when their context ends
+// while they wait behind such a frame, and the connection stays usable.
+//
+// [Conn.Close] returns within 5 seconds whatever the peer does: waiting for
+// the frame being written to finish, sending the close frame and receiving
+// the peer's all fit in that bound, after which the socket is closed. A
+// frame that a peer which stopped reading still holds then is cut short,
+// and the Write, Writer or Ping writing it returns an error wrapping
+// [ErrClosed].
 //
 // # Window bits
 //

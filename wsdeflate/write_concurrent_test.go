@@ -35,11 +35,13 @@ func TestPingReturnsWhenTheConnectionEnds(t *testing.T) {
 
 // TestConcurrentWritersPingersReaderAndClose: writers of whole and streamed
 // messages, pingers and a reader share one client Conn whose server echoes
-// and pings it back; Close runs while they are all busy. Under -race every
+// and pings it back (and sees the client's pongs); Close runs while they
+// are all busy. Under -race every
 // call returns, with nil or the documented error (ErrClosed once the close
 // handshake has started, the server's 1000 for Read), every echo is whole,
 // the codec state goes back to the pools and no goroutine is left.
 func TestConcurrentWritersPingersReaderAndClose(t *testing.T) {
+	ponged := make(chan struct{}, 1) // the client answered a server's ping
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := Accept(w, r, nil)
 		if err != nil {
@@ -49,6 +51,10 @@ func TestConcurrentWritersPingersReaderAndClose(t *testing.T) {
 		defer cancel()
 		go func() {
 			for c.Ping(ctx) == nil {
+				select {
+				case ponged <- struct{}{}:
+				default:
+				}
 			}
 		}()
 		for {
@@ -137,6 +143,7 @@ func TestConcurrentWritersPingersReaderAndClose(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("half the echoes did not arrive within 30s")
 	}
+	within(t, ponged, 30*time.Second, "a pong from the client to the server's pings")
 	if err := c.Close(StatusNormalClosure, ""); err != nil {
 		t.Errorf("Close: %v", err)
 	}
