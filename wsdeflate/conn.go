@@ -257,7 +257,9 @@ func (m ctxMutex) TryLock() bool {
 }
 
 // lock waits for the mutex until ctx ends, and then returns ctx's error
-// without it. A ctx that has already ended gets its error, not the mutex.
+// without it. A ctx that has already ended gets its error, not the mutex;
+// one that ends just as the mutex frees may get either, so a caller for
+// whom that matters checks ctx.Err once it holds the mutex.
 func (m ctxMutex) lock(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err

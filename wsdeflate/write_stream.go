@@ -35,6 +35,10 @@ func (c *Conn) Writer(ctx context.Context, typ MessageType) (io.WriteCloser, err
 		c.msgMu.Unlock()
 		return nil, ErrClosed
 	}
+	if err := ctx.Err(); err != nil {
+		c.msgMu.Unlock()
+		return nil, fmt.Errorf("wsdeflate: writer: %w", err)
+	}
 	w := &messageStream{c: c, ctx: ctx, op: opcode(typ), rsv1: c.comp != nil}
 	w.frames.s = w
 	if c.comp != nil {
