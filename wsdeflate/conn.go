@@ -40,9 +40,8 @@ const compressThreshold = 128
 // are answered and pongs noticed by Read, so an application that wants
 // Ping or a prompt close handshake must keep a Read going.
 type Conn struct {
-	nc          net.Conn      // a *closeSignal
+	nc          *closeSignal  // the socket
 	wwatch      *contextWatch // applies a writer's context to its frames
-	closed      <-chan struct{}
 	br          *bufio.Reader
 	bw          *bufio.Writer
 	client      bool // masks what it sends; expects unmasked frames
@@ -107,7 +106,6 @@ func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *C
 	c := &Conn{
 		nc:            sock,
 		wwatch:        newContextWatch(sock.SetWriteDeadline),
-		closed:        sock.done,
 		br:            br,
 		bw:            bw,
 		client:        cfg.client,
@@ -157,7 +155,7 @@ func (c *Conn) SetReadLimit(n int64) {
 }
 
 // NetConn returns the underlying connection, for its addresses.
-func (c *Conn) NetConn() net.Conn { return c.nc.(*closeSignal).Conn }
+func (c *Conn) NetConn() net.Conn { return c.nc.Conn }
 
 // closeSignal is the connection's socket with a channel closed when it is,
 // by whichever failure or handshake ends the connection: Ping stops

@@ -40,7 +40,7 @@ func (c *Conn) Ping(ctx context.Context) error {
 	select {
 	case <-ch:
 		return nil
-	case <-c.closed:
+	case <-c.nc.done:
 		// The pong may have come just before the end.
 		select {
 		case <-ch:
