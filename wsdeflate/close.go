@@ -1,6 +1,7 @@
 package wsdeflate
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -34,7 +35,6 @@ const (
 	StatusBadGateway            StatusCode = 1014
 	statusTLSHandshake          StatusCode = 1015
 	maxCloseReason                         = maxControlPayload - 2
-	closeHandshakeTimeout                  = 5 * time.Second
 	statusApplicationRangeStart StatusCode = 3000
 	statusPrivateRangeEnd       StatusCode = 4999
 )
@@ -77,8 +77,17 @@ func CloseStatus(err error) StatusCode {
 }
 
 // ErrClosed reports use of a connection after its close handshake started
-// or after it failed.
+// or after it failed. A Write, Writer or Ping whose frame Close cut short
+// returns an error wrapping it.
 var ErrClosed = errors.New("wsdeflate: connection closed")
+
+// closeHandshakeTimeout is Close's bound: waiting for a frame being written,
+// sending the close frame and receiving the peer's all fit within it.
+const closeHandshakeTimeout = 5 * time.Second
+
+// errInterruptedByClose is what a Write, Writer or Ping returns when Close
+// closed the socket under the frame it was writing.
+var errInterruptedByClose = fmt.Errorf("%w: Close ended a frame the peer had not taken within %v", ErrClosed, closeHandshakeTimeout)
 
 // parseClose decodes a close frame's payload (RFC 6455 §5.5.1). A payload of
 // one byte, an invalid code, or a reason that is not UTF-8 is a failure,
@@ -107,13 +116,20 @@ func appendClose(b []byte, code StatusCode, reason string) []byte {
 	return append(b, reason...)
 }
 
-// Close starts the close handshake with code and reason (RFC 6455 §7.1.2),
-// waits up to 5 seconds for the peer's close frame, and closes the
-// underlying connection. If another goroutine is in Read, that Read
-// receives the peer's close frame and returns a *CloseError; otherwise
-// Close reads and discards messages until the close frame arrives. A code
-// that may not be sent (1005, 1006, 1015, or unassigned) or a reason longer
-// than 123 bytes is an error and sends nothing.
+// Close runs the close handshake with code and reason (RFC 6455 §7.1.2) and
+// closes the underlying connection. It returns within 5 seconds whatever
+// the peer does: that bound covers waiting for a frame being written to
+// finish (the close frame cannot go inside one), sending the close frame,
+// and waiting for the peer's. If another goroutine is in Read, that Read
+// receives the peer's close frame and returns a *CloseError; otherwise Close
+// reads and discards messages until the close frame arrives. A peer that
+// does not answer in time is not an error. A frame still being written when
+// the 5 seconds end (its peer has stopped reading) is cut short: Close
+// closes the connection without sending its close frame and says so in its
+// error, and the Write, Writer or Ping writing that frame returns an error
+// wrapping ErrClosed. A code that may not be sent (1005, 1006, 1015, or
+// unassigned) or a reason longer than 123 bytes is an error and sends
+// nothing.
 func (c *Conn) Close(code StatusCode, reason string) error {
 	if !validWireCode(code) {
 		return fmt.Errorf("wsdeflate: status code %d may not be sent", code)
@@ -124,41 +140,65 @@ func (c *Conn) Close(code StatusCode, reason string) error {
 	if !utf8.ValidString(reason) {
 		return errors.New("wsdeflate: close reason is not UTF-8")
 	}
-	err := c.writeClose(code, reason)
-	if err != nil {
-		c.nc.Close()
-		return err
+	ctx, cancel := context.WithTimeout(context.Background(), closeHandshakeTimeout)
+	defer cancel()
+	err := c.sendClose(ctx, code, reason)
+	if err == nil {
+		c.awaitPeerClose(ctx)
 	}
-	timer := time.NewTimer(closeHandshakeTimeout)
-	defer timer.Stop()
+	c.closedByClose.Store(true)
+	cerr := c.nc.Close()
+	c.idle.end()
+	switch {
+	case err != nil:
+		return err
+	// Receiving the peer's close frame may have closed the socket already.
+	case cerr != nil && !errors.Is(cerr, net.ErrClosed):
+		return fmt.Errorf("wsdeflate: close: %w", cerr)
+	}
+	return nil
+}
+
+// awaitPeerClose waits, until ctx ends, for the peer's close frame: the Read
+// in progress receives it, or, when none is, it reads and discards
+// messages until it comes.
+func (c *Conn) awaitPeerClose(ctx context.Context) {
 	select {
 	case c.readLock <- struct{}{}:
-		// No reader: drain frames ourselves until the peer's close frame.
-		c.nc.SetReadDeadline(time.Now().Add(closeHandshakeTimeout))
+		dl, _ := ctx.Deadline()
+		c.nc.SetReadDeadline(dl)
 		for c.readErr == nil {
 			c.readMessage()
 		}
 		<-c.readLock
 	case <-c.closeReceived:
-	case <-timer.C:
+	case <-ctx.Done():
 	}
-	// Receiving the peer's close frame already closed the connection.
-	if err := c.nc.Close(); err != nil && !errors.Is(err, net.ErrClosed) {
+}
+
+// sendClose sends one close frame, at most once per connection, waiting
+// for the frame being written and writing its own until ctx ends.
+func (c *Conn) sendClose(ctx context.Context, code StatusCode, reason string) error {
+	if err := c.wmu.lock(ctx); err != nil {
+		return fmt.Errorf("wsdeflate: close: no close frame sent: the frame being written did not finish in time: %w", err)
+	}
+	defer c.unlockFrame()
+	if c.closeSent.Swap(true) {
+		return nil
+	}
+	dl, _ := ctx.Deadline()
+	if err := c.writeFrameBy(dl, opClose, appendClose(c.ctlBuf[:0], code, reason)); err != nil {
 		return fmt.Errorf("wsdeflate: close: %w", err)
 	}
 	return nil
 }
 
-// writeClose sends one close frame, at most once per connection.
+// writeClose sends the close frame Read sends, the echo of the peer's or
+// the one that fails the connection, within controlWriteTimeout.
 func (c *Conn) writeClose(code StatusCode, reason string) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if c.closeSent.Load() {
-		return nil
-	}
-	c.closeSent.Store(true)
-	c.nc.SetWriteDeadline(time.Now().Add(closeHandshakeTimeout))
-	return c.writeFrame(opClose, false, appendClose(c.ctlBuf[:0], code, reason), true)
+	ctx, cancel := context.WithTimeout(context.Background(), controlWriteTimeout)
+	defer cancel()
+	return c.sendClose(ctx, code, reason)
 }
 
 // fail fails the connection (RFC 6455 §7.1.7): it sends a close frame with

@@ -2,7 +2,6 @@ package wsdeflate
 
 import (
 	"bufio"
-	"context"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -40,7 +39,8 @@ const compressThreshold = 128
 // are answered and pongs noticed by Read, so an application that wants
 // Ping or a prompt close handshake must keep a Read going.
 type Conn struct {
-	nc          net.Conn
+	nc          *closeSignal  // the socket
+	wwatch      *contextWatch // applies a writer's context to its frames
 	br          *bufio.Reader
 	bw          *bufio.Writer
 	client      bool // masks what it sends; expects unmasked frames
@@ -49,16 +49,29 @@ type Conn struct {
 	compressed  bool
 
 	// Writing. msgMu is held for a whole data message and guards comp and
-	// wbuf; wmu is held for one frame and guards bw and the frame buffers,
-	// so control frames (pongs, close) can go out between the fragments of
-	// a streamed message (RFC 6455 §5.4).
-	msgMu     sync.Mutex
+	// wbuf; wmu is held for one frame and guards bw, the frame buffers and
+	// the socket's write deadline, so control frames (pongs, close) can go
+	// out between the fragments of a streamed message (RFC 6455 §5.4). Both
+	// are ctxMutexes so that a goroutine waiting behind a frame that a
+	// stuck peer holds up can give up when its context or bound ends.
+	msgMu     ctxMutex
 	comp      *Compressor
 	wbuf      []byte // compressed or masked payload
-	wmu       sync.Mutex
+	wmu       ctxMutex
 	hdrBuf    []byte
 	ctlBuf    [maxControlPayload]byte
 	closeSent atomic.Bool // set under wmu
+	// closedByClose is set when Close closes the socket, so that a frame
+	// it cut short reports why.
+	closedByClose atomic.Bool
+
+	// The pong owed for the latest ping (RFC 6455 §5.5.3 lets an endpoint
+	// answer only the latest), sent by whoever next holds wmu: Read never
+	// waits behind a data frame to answer a ping.
+	pongMu      sync.Mutex
+	pongPending atomic.Bool
+	pongLen     int
+	pongBuf     [maxControlPayload]byte
 
 	// Reading: readLock is held by the one Read in progress (a channel so
 	// that Close can wait for it with a timeout).
@@ -88,12 +101,16 @@ type connConfig struct {
 }
 
 func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *Conn {
+	sock := &closeSignal{Conn: nc, done: make(chan struct{})}
 	c := &Conn{
-		nc:            nc,
+		nc:            sock,
+		wwatch:        newContextWatch(sock.SetWriteDeadline),
 		br:            br,
 		bw:            bw,
 		client:        cfg.client,
 		subprotocol:   cfg.subprotocol,
+		msgMu:         newCtxMutex(),
+		wmu:           newCtxMutex(),
 		readLock:      make(chan struct{}, 1),
 		closeReceived: make(chan struct{}),
 		pings:         map[uint32]chan struct{}{},
@@ -137,16 +154,4 @@ func (c *Conn) SetReadLimit(n int64) {
 }
 
 // NetConn returns the underlying connection, for its addresses.
-func (c *Conn) NetConn() net.Conn { return c.nc }
-
-// watchContext applies ctx to one read or write: its deadline becomes the
-// connection's, and its cancellation interrupts the I/O by moving the
-// deadline to now. The returned stop must be called when the I/O is done.
-func watchContext(ctx context.Context, set func(time.Time) error) (stop func() bool) {
-	dl, _ := ctx.Deadline()
-	set(dl)
-	if ctx.Done() == nil {
-		return func() bool { return true }
-	}
-	return context.AfterFunc(ctx, func() { set(time.Now()) })
-}
+func (c *Conn) NetConn() net.Conn { return c.nc.Conn }

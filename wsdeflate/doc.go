@@ -92,6 +92,25 @@
 // received for a second), not after every message. The benchmarks module
 // measures releasing after every message too ("ours-release").
 //
+// # Deadlines and closing
+//
+// A context bounds the call it is passed to and nothing after it: its
+// deadline is on the socket while that call's frames are written or read,
+// and gone when the call returns. Frames that no caller's context covers
+// carry their own bound: a pong, or a close frame that Read sends, that
+// cannot go out within 5 seconds closes the connection. Read answers a ping
+// without waiting behind a message being written: the pong follows that
+// message's frame (RFC 6455 §5.5.3 lets it answer only the latest of
+// several pings). Write, Writer and Ping give up when their context ends
+// while they wait behind such a frame, and the connection stays usable.
+//
+// [Conn.Close] returns within 5 seconds whatever the peer does: waiting for
+// the frame being written to finish, sending the close frame and receiving
+// the peer's all fit in that bound, after which the socket is closed. A
+// frame that a peer which stopped reading still holds then is cut short,
+// and the Write, Writer or Ping writing it returns an error wrapping
+// [ErrClosed].
+//
 // # Window bits
 //
 // A compressor limited to fewer than 15 window bits never refers further

@@ -196,7 +196,7 @@ func (c *Conn) control(h header) error {
 	case opPing:
 		// RFC 6455 §5.5.2: answer with a pong carrying the same payload,
 		// unless our close frame has gone out.
-		if err := c.writeControl(opPong, p); err != nil && !errors.Is(err, ErrClosed) {
+		if err := c.queuePong(p); err != nil {
 			return c.readFailure(err)
 		}
 	case opPong:

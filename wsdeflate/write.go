@@ -3,90 +3,143 @@ package wsdeflate
 import (
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
-	"sync/atomic"
+	"time"
 )
+
+// controlWriteTimeout bounds the write of a frame that no caller's context
+// covers: a pong, and the close frame Read sends to echo the peer's or to
+// fail the connection. A peer that has not taken a control frame in this
+// long has stopped reading.
+const controlWriteTimeout = 5 * time.Second
 
 // Write sends p as one message of type typ, compressed when
 // permessage-deflate was negotiated and p is at least 128 bytes. Any number
-// of goroutines may Write at once; each message goes out whole. ctx bounds
-// this call: its deadline becomes the write deadline, and cancelling it
-// interrupts the write. A failed write leaves the connection unusable.
+// of goroutines may Write at once; each message goes out whole.
+//
+// ctx bounds this call, waiting for other writers included, and nothing
+// after it: its deadline is on the socket only while this message's frame
+// is written, so the pongs, pings and close frame that follow carry their
+// own. If ctx ends while Write waits for other writers, Write returns ctx's
+// error and the connection stays usable. A failure once the message is
+// under way (ctx ending, the peer vanishing, Close cutting short a frame
+// the peer does not take) closes the connection, and the error wraps its
+// cause: ctx's error, or ErrClosed when Close cut the frame.
 func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 	if typ != MessageText && typ != MessageBinary {
 		return fmt.Errorf("wsdeflate: write: unknown message type %d", typ)
 	}
-	c.msgMu.Lock()
+	if err := c.msgMu.lock(ctx); err != nil {
+		return fmt.Errorf("wsdeflate: write: %w", err)
+	}
 	defer c.msgMu.Unlock()
+	// The frame lock is taken before compressing: a Write that gives up
+	// waiting for it must not leave the compressor's context ahead of
+	// what the peer received.
+	if err := c.wmu.lock(ctx); err != nil {
+		return fmt.Errorf("wsdeflate: write: %w", err)
+	}
+	defer c.unlockFrame()
 	if c.closeSent.Load() {
 		return ErrClosed
 	}
-	stop := watchContext(ctx, c.nc.SetWriteDeadline)
-	defer stop()
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("wsdeflate: write: %w", err)
+	}
 	payload, owned, rsv1 := p, false, false
 	if c.comp != nil && len(p) >= compressThreshold {
 		out, err := c.comp.Compress(c.wbuf[:0], p)
 		if err != nil {
-			return c.writeFailure(err)
+			return c.writeFailure(ctx, err)
 		}
 		// RFC 7692 §6: RSV1 on the (only) frame of a compressed message.
 		c.wbuf, payload, owned, rsv1 = out, out, true, true
 	}
-	if err := c.writeDataFrame(true, opcode(typ), rsv1, payload, owned); err != nil {
+	if err := c.writeFrameCtx(ctx, true, opcode(typ), rsv1, payload, owned); err != nil {
+		c.wbuf = nil // the connection is over: keep no large message
 		return err
 	}
 	c.idle.touch()
 	return nil
 }
 
-// writeDataFrame writes one frame of a data message under c.wmu, unless
-// the close frame has gone out (RFC 6455 §5.5.1: no data after it).
-func (c *Conn) writeDataFrame(fin bool, op opcode, rsv1 bool, payload []byte, owned bool) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
+// writeDataFrame writes one fragment of a streamed message, waiting for the
+// frame lock until ctx ends. The message is under way, so giving up fails
+// the connection; after the close frame nothing more goes out (RFC 6455
+// §5.5.1) and the stream gets ErrClosed.
+func (c *Conn) writeDataFrame(ctx context.Context, fin bool, op opcode, rsv1 bool, payload []byte) error {
+	if err := c.wmu.lock(ctx); err != nil {
+		return c.writeFailure(ctx, err)
+	}
+	defer c.unlockFrame()
 	if c.closeSent.Load() {
 		return ErrClosed
 	}
-	if err := c.writeFragment(fin, op, rsv1, payload, owned); err != nil {
-		return c.writeFailure(err)
+	return c.writeFrameCtx(ctx, fin, op, rsv1, payload, true)
+}
+
+// writeFrameCtx writes one frame while c.wmu is held, with ctx's deadline
+// on the socket for exactly as long as that takes; a failure ends the
+// connection.
+func (c *Conn) writeFrameCtx(ctx context.Context, fin bool, op opcode, rsv1 bool, payload []byte, owned bool) error {
+	c.wwatch.start(ctx)
+	err := c.writeFragment(fin, op, rsv1, payload, owned)
+	c.wwatch.end()
+	if err != nil {
+		return c.writeFailure(ctx, err)
 	}
 	return nil
+}
+
+// writeFrameBy writes one final control frame from c.ctlBuf while c.wmu is
+// held, with deadline on the socket until it is written.
+func (c *Conn) writeFrameBy(deadline time.Time, op opcode, payload []byte) error {
+	c.nc.SetWriteDeadline(deadline)
+	err := c.writeFragment(true, op, false, payload, true)
+	c.nc.SetWriteDeadline(time.Time{})
+	return err
 }
 
 // writeFailure ends the write side after an error: what the peer received
-// is unknown, so nothing more may follow.
-func (c *Conn) writeFailure(err error) error {
+// is unknown, so nothing more may follow. The error says why: Close cut
+// the frame short, ctx (Background for frames no caller's context covers)
+// ended, or the socket failed.
+func (c *Conn) writeFailure(ctx context.Context, err error) error {
 	c.closeSent.Store(true)
 	c.nc.Close()
 	c.idle.end()
+	switch {
+	case c.closedByClose.Load():
+		return errInterruptedByClose
+	case ctx.Err() != nil && !errors.Is(err, ctx.Err()):
+		return fmt.Errorf("wsdeflate: write: %w: %w", ctx.Err(), err)
+	}
 	return fmt.Errorf("wsdeflate: write: %w", err)
 }
 
-// writeControl sends a ping or pong with payload p (at most 125 bytes).
-func (c *Conn) writeControl(op opcode, p []byte) error {
-	c.wmu.Lock()
-	defer c.wmu.Unlock()
-	if c.closeSent.Load() {
-		return ErrClosed
+// unlockFrame releases c.wmu, first sending the pong Read queued while it
+// was held (queuePong), and returns that pong's error.
+func (c *Conn) unlockFrame() error {
+	var err error
+	for {
+		if c.pongPending.Swap(false) {
+			err = c.writePong()
+		}
+		c.wmu.Unlock()
+		// A ping queued after the check above, while the lock was still
+		// held, found TryLock failing: answering it is ours to do.
+		if !c.pongPending.Load() || !c.wmu.TryLock() {
+			return err
+		}
 	}
-	buf := c.ctlBuf[:len(p)]
-	copy(buf, p)
-	if err := c.writeFrame(op, false, buf, true); err != nil {
-		return c.writeFailure(err)
-	}
-	return nil
 }
 
-// writeFrame writes one final frame and flushes it; c.wmu must be held,
-// and c.msgMu too when owned is false (it masks a copy in c.wbuf).
-// owned says payload is the connection's own buffer, which a client may
-// mask in place; otherwise it masks a copy.
-func (c *Conn) writeFrame(op opcode, rsv1 bool, payload []byte, owned bool) error {
-	return c.writeFragment(true, op, rsv1, payload, owned)
-}
-
-// writeFragment is writeFrame for any frame of a message.
+// writeFragment writes one frame of a message and flushes it; c.wmu must
+// be held, and c.msgMu too when owned is false (it masks a copy in
+// c.wbuf). owned says payload is the connection's own buffer, which a
+// client may mask in place.
 func (c *Conn) writeFragment(fin bool, op opcode, rsv1 bool, payload []byte, owned bool) error {
 	h := header{fin: fin, rsv1: rsv1, op: op, length: int64(len(payload))}
 	if c.client {
@@ -107,36 +160,4 @@ func (c *Conn) writeFragment(fin bool, op opcode, rsv1 bool, payload []byte, own
 		return err
 	}
 	return c.bw.Flush()
-}
-
-// pingSeq numbers pings so that each pong finds its Ping.
-var pingSeq atomic.Uint32
-
-// Ping sends a ping and waits for its pong (RFC 6455 §5.5.2), which a Read
-// running in another goroutine receives: without one, Ping waits until ctx
-// ends.
-func (c *Conn) Ping(ctx context.Context) error {
-	seq := pingSeq.Add(1)
-	ch := make(chan struct{})
-	c.pingMu.Lock()
-	c.pings[seq] = ch
-	c.pingMu.Unlock()
-	defer func() {
-		c.pingMu.Lock()
-		delete(c.pings, seq)
-		c.pingMu.Unlock()
-	}()
-	var p [4]byte
-	binary.BigEndian.PutUint32(p[:], seq)
-	if err := c.writeControl(opPing, p[:]); err != nil {
-		return err
-	}
-	select {
-	case <-ch:
-		return nil
-	case <-c.closeReceived:
-		return ErrClosed
-	case <-ctx.Done():
-		return fmt.Errorf("wsdeflate: ping: %w", ctx.Err())
-	}
 }

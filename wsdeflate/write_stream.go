@@ -16,19 +16,30 @@ const streamFrameSize = 16 << 10
 // be known: what is written goes out in fragments of about 16 KiB
 // (RFC 6455 §5.4), compressed as one stream when permessage-deflate was
 // negotiated, and Close sends the last fragment. Until Close, other Writes
-// wait; pongs and the close frame may go out between fragments. ctx bounds
-// the whole message.
+// wait; pongs, pings and the close frame may go out between fragments.
+//
+// ctx bounds the whole message, as it bounds Write: waiting for other
+// writers, and each fragment while it is written (its deadline is on the
+// socket then, and only then). If it ends while Writer waits, Writer
+// returns its error and the connection stays usable; once the message has
+// started, any failure closes the connection, and the writer's errors wrap
+// the cause (ErrClosed when Close ended a fragment the peer did not take).
 func (c *Conn) Writer(ctx context.Context, typ MessageType) (io.WriteCloser, error) {
 	if typ != MessageText && typ != MessageBinary {
 		return nil, fmt.Errorf("wsdeflate: writer: unknown message type %d", typ)
 	}
-	c.msgMu.Lock()
+	if err := c.msgMu.lock(ctx); err != nil {
+		return nil, fmt.Errorf("wsdeflate: writer: %w", err)
+	}
 	if c.closeSent.Load() {
 		c.msgMu.Unlock()
 		return nil, ErrClosed
 	}
-	w := &messageStream{c: c, op: opcode(typ), rsv1: c.comp != nil}
-	w.stop = watchContext(ctx, c.nc.SetWriteDeadline)
+	if err := ctx.Err(); err != nil {
+		c.msgMu.Unlock()
+		return nil, fmt.Errorf("wsdeflate: writer: %w", err)
+	}
+	w := &messageStream{c: c, ctx: ctx, op: opcode(typ), rsv1: c.comp != nil}
 	w.frames.s = w
 	if c.comp != nil {
 		w.deflate = c.comp.Writer(&w.frames)
@@ -39,12 +50,12 @@ func (c *Conn) Writer(ctx context.Context, typ MessageType) (io.WriteCloser, err
 // messageStream is the writer Writer returns.
 type messageStream struct {
 	c       *Conn
-	op      opcode // of the next fragment: the message's, then continuation
-	rsv1    bool   // RFC 7692 §6: only the first fragment carries RSV1
-	buf     []byte // payload of the next fragment
+	ctx     context.Context // the message's, applied to each fragment
+	op      opcode          // of the next fragment: the message's, then continuation
+	rsv1    bool            // RFC 7692 §6: only the first fragment carries RSV1
+	buf     []byte          // payload of the next fragment
 	frames  fragmentSink
 	deflate io.WriteCloser // nil without compression
-	stop    func() bool
 	err     error
 	done    bool
 }
@@ -70,7 +81,7 @@ func (f *fragmentSink) Write(p []byte) (int, error) {
 
 // flush sends the buffered payload as one fragment.
 func (s *messageStream) flush(fin bool) error {
-	err := s.c.writeDataFrame(fin, s.op, s.rsv1, s.buf, true)
+	err := s.c.writeDataFrame(s.ctx, fin, s.op, s.rsv1, s.buf)
 	s.op, s.rsv1, s.buf = opContinuation, false, s.buf[:0]
 	return err
 }
@@ -103,7 +114,6 @@ func (s *messageStream) Close() error {
 	}
 	s.done = true
 	defer s.c.msgMu.Unlock()
-	defer s.stop()
 	if s.err != nil {
 		return s.err
 	}
