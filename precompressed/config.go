@@ -64,6 +64,16 @@ type Config struct {
 	// are never checked again.
 	CheckInterval time.Duration
 
+	// StatCacheBytes bounds the memory that holds stat results, found and
+	// not found, by the name requested. Each name is charged its length,
+	// the names of the sidecars found beside it and a fixed amount per
+	// file; a name that would take more than 1/64 of the budget is looked
+	// up on every request rather than kept. When full, names not requested
+	// lately go first. Zero means DefaultStatCacheBytes; a negative value
+	// makes FileServer panic. With Config.Dictionary, an eighth of it holds
+	// the stat results of delta sidecars.
+	StatCacheBytes int64
+
 	// Fallback lists the codecs used to compress, on the fly, a compressible
 	// file that has no sidecar, in the server's order of preference. Nil
 	// means zstd, brotli and gzip at their default levels.
@@ -109,6 +119,11 @@ type Config struct {
 	Dictionary *DictionaryConfig
 }
 
+// DefaultStatCacheBytes is the stat cache's budget when
+// Config.StatCacheBytes is zero. A file with three sidecars is charged
+// less than 1 KiB plus four times the length of its name.
+const DefaultStatCacheBytes = 16 << 20
+
 const (
 	defaultCheckInterval = time.Second
 	defaultCacheBytes    = 32 << 20
@@ -136,6 +151,13 @@ func (cfg *Config) checkInterval() time.Duration {
 		return defaultCheckInterval
 	}
 	return cfg.CheckInterval
+}
+
+func (cfg *Config) statCacheBytes() int64 {
+	if cfg.StatCacheBytes == 0 {
+		return DefaultStatCacheBytes
+	}
+	return cfg.StatCacheBytes
 }
 
 func (cfg *Config) fallback() []encoding.Codec {

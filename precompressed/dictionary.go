@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/squeezehttp/squeeze/encoding"
@@ -115,8 +114,7 @@ type dictionaryServer struct {
 	cfg    DictionaryConfig
 	secure func(*http.Request) bool
 
-	mu     sync.Mutex
-	deltas map[string]*deltaEntry // stat results of delta sidecars, by name
+	deltas *statCache[*deltaEntry] // stat results of delta sidecars, by name
 }
 
 // deltaEntry is what a stat of one delta name found, nil v for nothing.
@@ -125,11 +123,10 @@ type deltaEntry struct {
 	checked time.Time
 }
 
-func newDictionaryServer(cfg *DictionaryConfig) *dictionaryServer {
-	if cfg == nil {
-		return nil
-	}
-	d := &dictionaryServer{cfg: *cfg, secure: cfg.Secure, deltas: make(map[string]*deltaEntry)}
+// newDictionaryServer returns the dictionary part of a FileServer, keeping
+// at most statBytes of delta stat results.
+func newDictionaryServer(cfg *DictionaryConfig, statBytes int64) *dictionaryServer {
+	d := &dictionaryServer{cfg: *cfg, secure: cfg.Secure, deltas: newStatCache[*deltaEntry](statBytes)}
 	if d.secure == nil {
 		d.secure = encoding.SecureRequest
 	}
@@ -203,9 +200,7 @@ func (s *server) delta(r *http.Request, res *resource, respHeader http.Header) *
 // lookup stats the delta name, trusting an earlier answer, found or not,
 // for the FileServer's CheckInterval.
 func (d *dictionaryServer) lookup(s *server, name string) *variant {
-	d.mu.Lock()
-	e := d.deltas[name]
-	d.mu.Unlock()
+	e, _ := d.deltas.get(name)
 	if e != nil && s.interval > 0 && time.Since(e.checked) < s.interval {
 		return e.v
 	}
@@ -217,19 +212,11 @@ func (d *dictionaryServer) lookup(s *server, name string) *variant {
 			e.v.digest = old.v.digest // unchanged: keep its hash
 		}
 	}
-	d.mu.Lock()
-	if len(d.deltas) >= maxResources {
-		clear(d.deltas) // names come from clients' hashes: bound them
-	}
-	d.deltas[name] = e
-	d.mu.Unlock()
+	// The name is DeltaName's own string, made for this request.
+	d.deltas.put(name, e, variantCost)
 	return e.v
 }
 
 // forget drops what the cache knows of the delta name, after it was found
 // to have changed.
-func (d *dictionaryServer) forget(name string) {
-	d.mu.Lock()
-	delete(d.deltas, name)
-	d.mu.Unlock()
-}
+func (d *dictionaryServer) forget(name string) { d.deltas.remove(name) }

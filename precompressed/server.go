@@ -31,8 +31,7 @@ type server struct {
 	recompress    bool
 	recompressing sync.Mutex // one background recompression at a time
 
-	mu        sync.RWMutex
-	resources map[string]*resource
+	resources *statCache[*resource]
 
 	dict *dictionaryServer // nil without Config.Dictionary
 }
@@ -59,9 +58,15 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 		interval:     cfg.checkInterval(),
 		manifest:     cfg.Manifest,
 		minSize:      cfg.minSize(),
-		resources:    make(map[string]*resource),
-		dict:         newDictionaryServer(cfg.Dictionary),
 	}
+	statBudget := cfg.statCacheBytes()
+	if cfg.Dictionary != nil {
+		// Delta names come from clients' hashes: they get their own share,
+		// so that they cannot push the files out.
+		s.dict = newDictionaryServer(cfg.Dictionary, statBudget/8)
+		statBudget -= statBudget / 8
+	}
+	s.resources = newStatCache[*resource](statBudget)
 	if budget := cfg.cacheBytes(); budget > 0 {
 		s.fallback = cfg.fallback()
 		for _, c := range s.fallback {
