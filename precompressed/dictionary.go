@@ -29,13 +29,15 @@ type DictionaryConfig struct {
 	Match func(name string) string
 
 	// MatchDest lists the request destinations the dictionaries are for,
-	// such as "script"; empty means all (RFC 9842 §2.1.2).
+	// such as "script"; empty means all (RFC 9842 §2.1.2). A value that
+	// cannot be sent as a structured-field string makes FileServer panic.
 	MatchDest []string
 
 	// MaxAge is the freshness given to a dictionary response, which clients
 	// use only while fresh (RFC 9842 §2.2.1), when it has no Cache-Control
 	// set by a handler around the FileServer. Zero means
-	// encoding.DefaultDictionaryMaxAge, a year.
+	// encoding.DefaultDictionaryMaxAge, a year; a negative value makes
+	// FileServer panic.
 	MaxAge time.Duration
 
 	// Secure decides whether a request came over a secure context, where

@@ -188,7 +188,7 @@ func (s *server) resolve(name string, old *resource) *resource {
 			res.ctype = s.sniff(res)
 		}
 	}
-	res.fallback = s.cache != nil && direct == nil && !delta && res.original != nil && len(res.sidecars) == 0 &&
+	res.fallback = len(s.fallback) > 0 && direct == nil && !delta && res.original != nil && len(res.sidecars) == 0 &&
 		res.original.size >= s.minSize && res.original.size <= s.maxSize && encoding.CompressibleType(mediaType(res.ctype))
 	return res
 }

@@ -47,7 +47,17 @@ type server struct {
 //
 // os.DirFS follows symbolic links out of its directory; use FileServerRoot
 // to serve an operating-system directory.
+//
+// FileServer panics, with a message naming the field, when fsys is nil or
+// cfg asks for something that cannot work (see Config): a
+// misconfiguration shows when the server is built, never on a request.
 func FileServer(fsys fs.FS, cfg Config) http.Handler {
+	if fsys == nil {
+		panic("precompressed: FileServer: the fs.FS is nil")
+	}
+	if err := cfg.check(); err != nil {
+		panic(err)
+	}
 	s := &server{
 		fsys:         fsys,
 		sidecars:     cfg.sidecars(),
@@ -81,8 +91,12 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 
 // FileServerRoot is FileServer for an operating-system directory opened with
 // os.OpenRoot: no name, symbolic link or ".." can reach outside it. The
-// caller keeps root open for as long as the handler serves.
+// caller keeps root open for as long as the handler serves. Like
+// FileServer, it panics on a nil root or a malformed cfg.
 func FileServerRoot(root *os.Root, cfg Config) http.Handler {
+	if root == nil {
+		panic("precompressed: FileServerRoot: the *os.Root is nil")
+	}
 	return FileServer(root.FS(), cfg)
 }
 
