@@ -232,10 +232,7 @@ func (g *generator) writeManifest(ctx context.Context, entries map[string]manife
 	if old, err := fs.ReadFile(g.root.FS(), g.cfg.Manifest); err == nil && bytes.Equal(old, b) {
 		return nil
 	}
-	if err := g.writeFile(ctx, g.cfg.Manifest, bytes.NewReader(b)); err != nil {
-		return fmt.Errorf("precompressed: writing manifest: %w", err)
-	}
-	return nil
+	return g.writeFile(ctx, g.cfg.Manifest, bytes.NewReader(b))
 }
 
 // logf writes one line to cfg.Log, if set.

@@ -114,9 +114,21 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fmt.Fprintln(stderr, "precompress:", err)
 		return 2
 	}
-	if *minSize < 0 || *minSaving < 0 || *minSaving >= 1 || *workers < 0 {
-		fmt.Fprintln(stderr, "precompress: -min-size and -workers must not be negative, -min-saving must be in [0, 1)")
-		return 2
+	for _, bad := range []struct {
+		wrong bool
+		flag  string
+		value any
+		why   string
+	}{
+		{*minSize < 0, "-min-size", *minSize, "must not be negative"},
+		{*minSaving < 0 || *minSaving >= 1, "-min-saving", *minSaving, "must be at least 0 and less than 1"},
+		{*workers < 0, "-workers", *workers, "must not be negative"},
+		{*manifest != "" && (!fs.ValidPath(*manifest) || *manifest == "."), "-manifest", *manifest, "must be a slash-separated name inside DIR, such as " + precompressed.DefaultManifest},
+	} {
+		if bad.wrong {
+			fmt.Fprintf(stderr, "precompress: %s %v: %s\n", bad.flag, bad.value, bad.why)
+			return 2
+		}
 	}
 	// GenerateConfig's zero values mean its defaults; its "none" is -1.
 	size, saving := *minSize, *minSaving
@@ -138,7 +150,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 	dir := fl.Arg(0)
 	if *deltas {
 		if cfg.Deltas, err = versions(dir); err != nil {
-			fmt.Fprintln(stderr, "precompress:", err)
+			fmt.Fprintln(stderr, message(err))
 			return 1
 		}
 	}
@@ -150,7 +162,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 	}
 	rep, err := precompressed.Generate(ctx, dir, cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "precompress:", err)
+		fmt.Fprintln(stderr, message(err))
 		return 1
 	}
 	if !*quiet {
@@ -158,6 +170,21 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 	}
 	return 0
 }
+
+// message is err as the command reports it: with one prefix, its own
+// rather than the library's too, and each GenerateConfig field named by
+// the flag that sets it.
+func message(err error) string {
+	return "precompress: " + fieldFlags.Replace(strings.TrimPrefix(err.Error(), "precompressed: "))
+}
+
+var fieldFlags = strings.NewReplacer(
+	"GenerateConfig.Sidecars", "-codings",
+	"GenerateConfig.MinSize", "-min-size",
+	"GenerateConfig.MinSaving", "-min-saving",
+	"GenerateConfig.Manifest", "-manifest",
+	"GenerateConfig.Workers", "-workers",
+)
 
 // versions lists the tree and returns a GenerateConfig.Deltas that pairs
 // each file with the others in its directory whose names differ only in
@@ -200,7 +227,7 @@ func parseCodings(list string) ([]precompressed.Sidecar, error) {
 		c = strings.ToLower(strings.TrimSpace(c))
 		sc, ok := known[c]
 		if !ok {
-			return nil, fmt.Errorf("-codings: unknown coding %q (want zstd, br, gzip)", c)
+			return nil, fmt.Errorf("-codings %s: unknown coding %q (want zstd, br, gzip)", list, c)
 		}
 		out = append(out, sc)
 	}

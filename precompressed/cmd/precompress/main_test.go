@@ -99,26 +99,46 @@ func TestRunProgressOnlyWhereGiven(t *testing.T) {
 	}
 }
 
-func TestRunUsageErrorsExitTwo(t *testing.T) {
+// A usage error exits 2 with one line that names the flag and the value
+// that is wrong.
+func TestRunUsageErrorsNameTheFlag(t *testing.T) {
 	dir := site(t)
-	for _, args := range [][]string{
-		{},
-		{dir, dir},
-		{"-codings", "deflate", dir},
-		{"-min-saving", "1", dir},
-		{"-workers", "-1", dir},
-		{"-no-such-flag", dir},
+	for _, tc := range []struct {
+		args []string
+		want string // in stderr
+	}{
+		{[]string{}, "need exactly one directory"},
+		{[]string{dir, dir}, "need exactly one directory"},
+		{[]string{"-codings", "br,deflate", dir}, `precompress: -codings br,deflate: unknown coding "deflate"`},
+		{[]string{"-min-saving", "2", dir}, "precompress: -min-saving 2: "},
+		{[]string{"-min-saving", "1", dir}, "precompress: -min-saving 1: "},
+		{[]string{"-min-saving", "-0.5", dir}, "precompress: -min-saving -0.5: "},
+		{[]string{"-min-size", "-1", dir}, "precompress: -min-size -1: "},
+		{[]string{"-workers", "-1", dir}, "precompress: -workers -1: "},
+		{[]string{"-manifest", "../precompress.json", dir}, "precompress: -manifest ../precompress.json: "},
+		{[]string{"-min-saving", "lots", dir}, "-min-saving"},
+		{[]string{"-no-such-flag", dir}, "-no-such-flag"},
 	} {
-		if code, _, errOut := runCmd(t, nil, args...); code != 2 || errOut == "" {
-			t.Errorf("precompress %q: exit %d, stderr %q; want 2 and a message", args, code, errOut)
+		if code, _, errOut := runCmd(t, nil, tc.args...); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("precompress %q: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
 	}
 }
 
-func TestRunFailureExitsOneWithMessage(t *testing.T) {
+// A failure exits 1 with a message carrying the command's prefix only,
+// not the library's after it, and naming the flag when one is at fault.
+func TestRunFailureExitsOneWithOnePrefix(t *testing.T) {
 	code, _, errOut := runCmd(t, nil, filepath.Join(t.TempDir(), "missing"))
-	if code != 1 || !strings.HasPrefix(errOut, "precompress: ") {
-		t.Errorf("missing directory: exit %d, stderr %q; want 1 and a message starting with precompress:", code, errOut)
+	if code != 1 || !strings.HasPrefix(errOut, "precompress: ") || strings.Contains(errOut, "precompressed:") {
+		t.Errorf("missing directory: exit %d, stderr %q; want 1 and one line starting with precompress: alone", code, errOut)
+	}
+	dir := site(t)
+	if err := os.WriteFile(filepath.Join(dir, "notes.json"), []byte(`{"todo": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCmd(t, nil, "-manifest", "notes.json", dir)
+	if want := "precompress: -manifest notes.json: not a manifest"; code != 1 || !strings.HasPrefix(errOut, want) {
+		t.Errorf("-manifest naming another file: exit %d, stderr %q; want 1 and %q", code, errOut, want)
 	}
 }
 
