@@ -90,7 +90,7 @@ type GenerateConfig struct {
 // Report is what Generate did.
 type Report struct {
 	// Files counts the originals found (every regular file that is not a
-	// sidecar, a delta sidecar or the manifest).
+	// sidecar, a delta sidecar or a manifest).
 	Files int
 	// Compressible counts those of a compressible type and at least
 	// MinSize bytes, the ones that get sidecars.

@@ -87,7 +87,8 @@ func (g *generator) walk(ctx context.Context) (*tree, error) {
 			t.temps = append(t.temps, name)
 			return nil
 		case !g.cfg.Dotfiles && strings.HasPrefix(d.Name(), "."),
-			name == g.cfg.Manifest:
+			name == g.cfg.Manifest, d.Name() == DefaultManifest:
+			// FileServer never serves a manifest: no sidecars for it.
 			return nil
 		case g.sidecarExt(name) != "":
 			t.sidecars = append(t.sidecars, name)

@@ -180,13 +180,27 @@ func (s *server) hidden(name string) bool {
 			}
 		}
 	}
-	if s.manifest != nil && name == s.manifest.name {
+	if s.isManifest(name) {
 		return true
 	}
 	if s.hideSidecars && (s.sidecarOf(name) != nil || deltaOriginal(name) != "") {
 		return true
 	}
 	return s.hide != nil && s.hide(name)
+}
+
+// isManifest reports whether name is a manifest, or a sidecar or delta of
+// one. A manifest lists every file with its hash, which is nobody's
+// business, and it is never served, loaded or not: any file named
+// DefaultManifest counts, at any depth, because the tree served may hold
+// the one Generate wrote for a part of it.
+func (s *server) isManifest(name string) bool {
+	if orig := deltaOriginal(name); orig != "" {
+		name = orig
+	} else if sc := s.sidecarOf(name); sc != nil {
+		name = strings.TrimSuffix(name, sc.Ext)
+	}
+	return path.Base(name) == DefaultManifest || s.manifest != nil && name == s.manifest.name
 }
 
 // sidecarOf returns the sidecar whose extension name ends with, or nil.
