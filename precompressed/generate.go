@@ -41,6 +41,14 @@ type GenerateConfig struct {
 	// be a manifest: Generate refuses to overwrite anything else.
 	Manifest string
 
+	// Rewrite replaces every existing sidecar that is not up to date with
+	// the one this run makes. By default an existing sidecar that decodes
+	// to the original and is no larger than the new one is kept instead,
+	// given the original's modification time and counted in Report.Kept:
+	// a slower encoder (zopfli, for one) may have made it smaller. A
+	// sidecar that does not decode to the original is always replaced.
+	Rewrite bool
+
 	// DeleteOrphans deletes sidecars whose original is missing. Only names
 	// that Generate could have written count: one of Sidecars' extensions
 	// after a name whose extension is of a compressible type, so that
@@ -102,6 +110,10 @@ type Report struct {
 	Written int
 	// UpToDate counts the sidecars already up to date, left alone.
 	UpToDate int
+	// Kept counts the existing sidecars that were not up to date but held
+	// the original in no more bytes than this run made, and were kept (see
+	// GenerateConfig.Rewrite).
+	Kept int
 	// NotWorthIt counts the sidecars not kept because they saved less than
 	// MinSaving.
 	NotWorthIt int
@@ -135,7 +147,8 @@ const (
 // original's; with a Manifest, instead, when the manifest's hashes of the
 // original and the sidecar match both files (a checkout that resets
 // modification times then costs no recompression: Generate only sets the
-// sidecar's time back).
+// sidecar's time back). An existing sidecar is never replaced by a larger
+// one, unless GenerateConfig.Rewrite says so.
 //
 // The tree is read through os.Root: symbolic links are followed only to
 // files inside dir, never into directories, and a link out of dir is

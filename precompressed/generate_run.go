@@ -215,6 +215,7 @@ func (rep *Report) add(out outcome) {
 	}
 	rep.Written += out.written
 	rep.UpToDate += out.upToDate
+	rep.Kept += out.kept
 	rep.NotWorthIt += out.notWorthIt
 	rep.Deleted += out.deleted
 	for coding, n := range out.bytes {

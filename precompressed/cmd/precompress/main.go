@@ -13,6 +13,9 @@
 //	-min-size n      smallest file compressed, in bytes (default 512; 0: all)
 //	-min-saving f    fraction of a file a sidecar must save to be kept (default 0.05; 0: any saving)
 //	-manifest name   keep a manifest of hashes and sizes at DIR/name, e.g. precompress.json
+//	-rewrite         replace existing sidecars that are not up to date even when
+//	                 they hold the file in fewer bytes than a new one (by default
+//	                 such a sidecar, made by a slower encoder, is kept)
 //	-deltas          write a .dcz delta of each versioned file against each
 //	                 other version of it in its directory (see below)
 //	-delete-orphans  delete sidecars whose original is gone, and deltas whose
@@ -92,6 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 	minSize := fl.Int64("min-size", 512, "smallest file compressed, in `bytes`")
 	minSaving := fl.Float64("min-saving", 0.05, "`fraction` of a file's size a sidecar must save to be kept")
 	manifest := fl.String("manifest", "", "keep a manifest of hashes and sizes at DIR/`name` (e.g. "+precompressed.DefaultManifest+")")
+	rewrite := fl.Bool("rewrite", false, "replace existing sidecars that are not up to date even when they hold the file in fewer bytes")
 	orphans := fl.Bool("delete-orphans", false, "delete sidecars whose original is gone, and deltas whose original or dictionary is gone")
 	deltas := fl.Bool("deltas", false, "write a .dcz delta of each versioned file against each other version of it in its directory")
 	dotfiles := fl.Bool("dotfiles", false, "include files and directories whose name starts with a dot")
@@ -143,6 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		MinSize:       size,
 		MinSaving:     saving,
 		Manifest:      *manifest,
+		Rewrite:       *rewrite,
 		DeleteOrphans: *orphans,
 		Dotfiles:      *dotfiles,
 		Workers:       *workers,
@@ -237,8 +242,8 @@ func parseCodings(list string) ([]precompressed.Sidecar, error) {
 // summary is the one line printed after a run.
 func summary(dir string, rep precompressed.Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "precompress %s: %d files, %d compressible (%d bytes); %d sidecars written, %d up to date, %d not worth it, %d deleted",
-		dir, rep.Files, rep.Compressible, rep.CompressibleBytes, rep.Written, rep.UpToDate, rep.NotWorthIt, rep.Deleted)
+	fmt.Fprintf(&b, "precompress %s: %d files, %d compressible (%d bytes); %d sidecars written, %d up to date, %d kept (no larger than new ones), %d not worth it, %d deleted",
+		dir, rep.Files, rep.Compressible, rep.CompressibleBytes, rep.Written, rep.UpToDate, rep.Kept, rep.NotWorthIt, rep.Deleted)
 	codings := make([]string, 0, len(rep.SidecarBytes))
 	for c := range rep.SidecarBytes {
 		codings = append(codings, c)

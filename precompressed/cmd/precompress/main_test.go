@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -11,7 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/squeezehttp/squeeze/precompressed"
 )
 
@@ -209,5 +212,35 @@ func TestDeltasPairVersionsOfOneAsset(t *testing.T) {
 	got, _ := filepath.Glob(filepath.Join(dir, "*.dcz"))
 	if len(got) != len(want) {
 		t.Errorf("-deltas wrote %d deltas, want %d (none for the unversioned lib.js): %v", len(got), len(want), got)
+	}
+}
+
+// An existing sidecar that holds the file in no more bytes than a new one
+// is kept, and the summary says so; -rewrite replaces it anyway.
+func TestRunKeepsExistingSidecarUnlessRewrite(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "0 sidecars written, 0 up to date, 1 kept"},
+		{[]string{"-rewrite"}, "1 sidecars written, 0 up to date, 0 kept"},
+	} {
+		dir := site(t)
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(script)
+		zw.Close()
+		p := filepath.Join(dir, "app.js.gz")
+		if err := os.WriteFile(p, gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+		args := append(tc.args, "-codings", "gzip", dir)
+		if code, out, errOut := runCmd(t, nil, args...); code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("precompress %q: exit %d, stdout %q, stderr %q; want a summary with %q", args, code, out, errOut, tc.want)
+		}
 	}
 }
