@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -114,5 +115,20 @@ func TestEmptyFallbackListCompressesNothing(t *testing.T) {
 	w := do(h, "GET", "/site.css", "Accept-Encoding", "gzip, br, zstd")
 	if w.Code != 200 || w.Header().Get("Content-Encoding") != "" || w.Header().Get("Vary") != "" {
 		t.Errorf("status %d, Content-Encoding %q, Vary %q; want the file as it is, not varying", w.Code, w.Header().Get("Content-Encoding"), w.Header().Get("Vary"))
+	}
+}
+
+// VersionedMatch with a pattern that has no group would mark no file as a
+// dictionary, silently: it panics when called, naming the pattern.
+func TestVersionedMatchRefusesPatternWithoutGroup(t *testing.T) {
+	msg := buildPanic(func() http.Handler {
+		VersionedMatch("/", regexp.MustCompile(`\.[0-9a-f]{8}\.`))
+		return nil
+	})
+	if !strings.HasPrefix(msg, "precompressed: VersionedMatch: ") || !strings.Contains(msg, `[0-9a-f]{8}`) {
+		t.Errorf("VersionedMatch with a group-less pattern panicked with %q; want a message naming the pattern", msg)
+	}
+	if msg := buildPanic(func() http.Handler { VersionedMatch("/", regexp.MustCompile(`\.([0-9a-f]{8})\.`)); return nil }); msg != "" {
+		t.Errorf("VersionedMatch with a group panicked: %s", msg)
 	}
 }

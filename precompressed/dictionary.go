@@ -3,6 +3,7 @@ package precompressed
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
@@ -89,10 +90,14 @@ var DefaultVersionPattern = regexp.MustCompile(`[-.@]((?:v?\d+(?:\.\d+)*)|[0-9a-
 // for DefaultVersionPattern), with a match pattern that replaces the
 // version by "*": under urlPrefix (the path the FileServer is mounted
 // at, "/" when at the root), "js/app.3f2a1b9c.js" gets
-// "/js/app.*.js", which the next build's name matches.
+// "/js/app.*.js", which the next build's name matches. A pattern without
+// a group would mark nothing: VersionedMatch panics on one.
 func VersionedMatch(urlPrefix string, pattern *regexp.Regexp) func(name string) string {
 	if pattern == nil {
 		pattern = DefaultVersionPattern
+	}
+	if pattern.NumSubexp() < 1 {
+		panic(fmt.Sprintf("precompressed: VersionedMatch: pattern %q has no group to find the version with", pattern))
 	}
 	if !strings.HasSuffix(urlPrefix, "/") {
 		urlPrefix += "/"
