@@ -9,6 +9,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"github.com/squeezehttp/squeeze/encoding"
 )
 
 // GenerateConfig tunes Generate. The zero value writes zstd, brotli and
@@ -71,7 +73,7 @@ type GenerateConfig struct {
 	// whose original is gone.
 	Deltas func(name string) []string
 
-	// DeltaLevel is the zstd level of the deltas. Zero means
+	// DeltaLevel is the zstd level of the deltas, 1 to 22. Zero means
 	// DefaultDeltaLevel.
 	DeltaLevel int
 
@@ -213,6 +215,9 @@ func newGenerator(dir string, cfg GenerateConfig) (*generator, error) {
 		g.workers = runtime.GOMAXPROCS(0)
 	case g.workers < 0:
 		return nil, fmt.Errorf("precompressed: GenerateConfig.Workers %d: must not be negative (zero means one per core)", g.workers)
+	}
+	if lo, hi, _ := encoding.Zstd().Levels(); cfg.DeltaLevel != 0 && (cfg.DeltaLevel < lo || cfg.DeltaLevel > hi) {
+		return nil, fmt.Errorf("precompressed: GenerateConfig.DeltaLevel %d: a zstd level is %d to %d", cfg.DeltaLevel, lo, hi)
 	}
 	if cfg.Manifest != "" && (!fs.ValidPath(cfg.Manifest) || cfg.Manifest == ".") {
 		return nil, fmt.Errorf("precompressed: GenerateConfig.Manifest %q: need a slash-separated name inside the directory, such as %q", cfg.Manifest, DefaultManifest)

@@ -356,6 +356,7 @@ func TestGenerateRejectsBadConfigNamingTheField(t *testing.T) {
 		{GenerateConfig{Sidecars: []Sidecar{}}, "GenerateConfig.Sidecars is empty"},
 		{GenerateConfig{MinSaving: 1}, "GenerateConfig.MinSaving 1"},
 		{GenerateConfig{Workers: -1}, "GenerateConfig.Workers -1"},
+		{GenerateConfig{DeltaLevel: 23, Deltas: func(string) []string { return nil }}, "GenerateConfig.DeltaLevel 23"},
 		{GenerateConfig{Manifest: "../precompress.json"}, "GenerateConfig.Manifest"},
 		{GenerateConfig{Manifest: "/precompress.json"}, "GenerateConfig.Manifest"},
 	} {
