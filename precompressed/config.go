@@ -1,6 +1,7 @@
 package precompressed
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -30,8 +31,9 @@ func DefaultSidecars() []Sidecar {
 type Config struct {
 	// Sidecars lists the precompressed variants looked for beside each file,
 	// in the server's order of preference. Nil means DefaultSidecars. A
-	// sidecar with an empty Coding or an Ext without a leading dot makes
-	// FileServer panic.
+	// sidecar whose Coding is not a content-coding token, whose Ext has no
+	// leading dot or a slash, or whose Ext another one has too, makes
+	// FileServer panic, as does an empty non-nil list.
 	Sidecars []Sidecar
 
 	// ServeStale serves sidecars older than their original. By default a
@@ -64,9 +66,21 @@ type Config struct {
 	// are never checked again.
 	CheckInterval time.Duration
 
+	// StatCacheBytes bounds the memory that holds stat results, found and
+	// not found, by the name requested. Each name is charged its length,
+	// the names of the sidecars found beside it and a fixed amount per
+	// file; a name that would take more than 1/64 of the budget is looked
+	// up on every request rather than kept. When full, names not requested
+	// lately go first. Zero means DefaultStatCacheBytes; a negative value
+	// makes FileServer panic. With Config.Dictionary, an eighth of it holds
+	// the stat results of delta sidecars.
+	StatCacheBytes int64
+
 	// Fallback lists the codecs used to compress, on the fly, a compressible
 	// file that has no sidecar, in the server's order of preference. Nil
-	// means zstd, brotli and gzip at their default levels.
+	// means zstd, brotli and gzip at their default levels; an empty list
+	// compresses nothing on the fly. A nil Codec, or one whose name is not
+	// a content-coding token or is another's too, makes FileServer panic.
 	Fallback []encoding.Codec
 
 	// FallbackCacheBytes bounds the memory that holds files compressed on
@@ -109,26 +123,91 @@ type Config struct {
 	Dictionary *DictionaryConfig
 }
 
+// DefaultStatCacheBytes is the stat cache's budget when
+// Config.StatCacheBytes is zero. A file with three sidecars is charged
+// less than 1 KiB plus four times the length of its name.
+const DefaultStatCacheBytes = 16 << 20
+
 const (
 	defaultCheckInterval = time.Second
 	defaultCacheBytes    = 32 << 20
 	defaultMinSize       = 512
 )
 
-// sidecars returns cfg's sidecars with defaults applied, panicking on a
-// malformed entry, which is a programming error rather than input.
+// sidecars returns cfg's sidecars with defaults applied; check has
+// vetted them.
 func (cfg *Config) sidecars() []Sidecar {
 	if cfg.Sidecars == nil {
 		return DefaultSidecars()
 	}
 	out := make([]Sidecar, len(cfg.Sidecars))
 	for i, sc := range cfg.Sidecars {
-		if sc.Coding == "" || len(sc.Ext) < 2 || sc.Ext[0] != '.' || strings.Contains(sc.Ext, "/") {
-			panic(fmt.Sprintf("precompressed: invalid sidecar %+v: need a coding and an extension like \".br\"", sc))
-		}
 		out[i] = Sidecar{Coding: strings.ToLower(sc.Coding), Ext: sc.Ext}
 	}
 	return out
+}
+
+// check reports the first field of cfg that cannot work, by its name.
+func (cfg *Config) check() error {
+	exts := map[string]bool{}
+	for i, sc := range cfg.Sidecars {
+		if !validCoding(sc.Coding) {
+			return fmt.Errorf("precompressed: Config.Sidecars[%d] %+v: Coding must be a content-coding token such as \"br\"", i, sc)
+		}
+		if len(sc.Ext) < 2 || sc.Ext[0] != '.' || strings.ContainsAny(sc.Ext, "/\\\x00") {
+			return fmt.Errorf("precompressed: Config.Sidecars[%d] %+v: Ext must be a file extension with its dot, such as \".br\"", i, sc)
+		}
+		if exts[sc.Ext] {
+			return fmt.Errorf("precompressed: Config.Sidecars[%d] %+v: extension %q is listed twice", i, sc, sc.Ext)
+		}
+		exts[sc.Ext] = true
+	}
+	if cfg.Sidecars != nil && len(cfg.Sidecars) == 0 {
+		return errors.New("precompressed: Config.Sidecars is empty; leave it nil for DefaultSidecars")
+	}
+	if cfg.StatCacheBytes < 0 {
+		return fmt.Errorf("precompressed: Config.StatCacheBytes %d: must not be negative (zero means DefaultStatCacheBytes)", cfg.StatCacheBytes)
+	}
+	names := map[string]bool{}
+	for i, c := range cfg.Fallback {
+		if c == nil {
+			return fmt.Errorf("precompressed: Config.Fallback[%d] is a nil Codec", i)
+		}
+		name := c.Name()
+		if !validCoding(name) {
+			return fmt.Errorf("precompressed: Config.Fallback[%d]: codec name %q is not a content-coding token", i, name)
+		}
+		if names[name] {
+			return fmt.Errorf("precompressed: Config.Fallback[%d]: coding %q is listed twice", i, name)
+		}
+		names[name] = true
+	}
+	if d := cfg.Dictionary; d != nil {
+		// The pattern comes per file from Match; everything else in the
+		// header is known now.
+		if _, err := (encoding.UseAsDictionary{Match: "/*", MatchDest: d.MatchDest}).Value(); err != nil {
+			return fmt.Errorf("precompressed: Config.Dictionary.MatchDest: %w", err)
+		}
+		if d.MaxAge < 0 {
+			return fmt.Errorf("precompressed: Config.Dictionary.MaxAge %v: must not be negative (zero means a year)", d.MaxAge)
+		}
+	}
+	return nil
+}
+
+// validCoding reports whether c can stand in Content-Encoding and
+// Accept-Encoding as one coding: not empty, not identity or "*", without
+// the separators or controls that would split or end it (RFC 9110 §5.6.2).
+func validCoding(c string) bool {
+	if c == "" || strings.EqualFold(c, "identity") || c == "*" {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if c[i] <= ' ' || c[i] >= 0x7f || strings.IndexByte(`"(),/:;<=>?@[\]{}`, c[i]) >= 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (cfg *Config) checkInterval() time.Duration {
@@ -136,6 +215,13 @@ func (cfg *Config) checkInterval() time.Duration {
 		return defaultCheckInterval
 	}
 	return cfg.CheckInterval
+}
+
+func (cfg *Config) statCacheBytes() int64 {
+	if cfg.StatCacheBytes == 0 {
+		return DefaultStatCacheBytes
+	}
+	return cfg.StatCacheBytes
 }
 
 func (cfg *Config) fallback() []encoding.Codec {

@@ -3,13 +3,13 @@ package precompressed
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"path"
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/squeezehttp/squeeze/encoding"
@@ -30,13 +30,15 @@ type DictionaryConfig struct {
 	Match func(name string) string
 
 	// MatchDest lists the request destinations the dictionaries are for,
-	// such as "script"; empty means all (RFC 9842 §2.1.2).
+	// such as "script"; empty means all (RFC 9842 §2.1.2). A value that
+	// cannot be sent as a structured-field string makes FileServer panic.
 	MatchDest []string
 
 	// MaxAge is the freshness given to a dictionary response, which clients
 	// use only while fresh (RFC 9842 §2.2.1), when it has no Cache-Control
 	// set by a handler around the FileServer. Zero means
-	// encoding.DefaultDictionaryMaxAge, a year.
+	// encoding.DefaultDictionaryMaxAge, a year; a negative value makes
+	// FileServer panic.
 	MaxAge time.Duration
 
 	// Secure decides whether a request came over a secure context, where
@@ -88,10 +90,14 @@ var DefaultVersionPattern = regexp.MustCompile(`[-.@]((?:v?\d+(?:\.\d+)*)|[0-9a-
 // for DefaultVersionPattern), with a match pattern that replaces the
 // version by "*": under urlPrefix (the path the FileServer is mounted
 // at, "/" when at the root), "js/app.3f2a1b9c.js" gets
-// "/js/app.*.js", which the next build's name matches.
+// "/js/app.*.js", which the next build's name matches. A pattern without
+// a group would mark nothing: VersionedMatch panics on one.
 func VersionedMatch(urlPrefix string, pattern *regexp.Regexp) func(name string) string {
 	if pattern == nil {
 		pattern = DefaultVersionPattern
+	}
+	if pattern.NumSubexp() < 1 {
+		panic(fmt.Sprintf("precompressed: VersionedMatch: pattern %q has no group to find the version with", pattern))
 	}
 	if !strings.HasSuffix(urlPrefix, "/") {
 		urlPrefix += "/"
@@ -115,8 +121,7 @@ type dictionaryServer struct {
 	cfg    DictionaryConfig
 	secure func(*http.Request) bool
 
-	mu     sync.Mutex
-	deltas map[string]*deltaEntry // stat results of delta sidecars, by name
+	deltas *statCache[*deltaEntry] // stat results of delta sidecars, by name
 }
 
 // deltaEntry is what a stat of one delta name found, nil v for nothing.
@@ -125,11 +130,10 @@ type deltaEntry struct {
 	checked time.Time
 }
 
-func newDictionaryServer(cfg *DictionaryConfig) *dictionaryServer {
-	if cfg == nil {
-		return nil
-	}
-	d := &dictionaryServer{cfg: *cfg, secure: cfg.Secure, deltas: make(map[string]*deltaEntry)}
+// newDictionaryServer returns the dictionary part of a FileServer, keeping
+// at most statBytes of delta stat results.
+func newDictionaryServer(cfg *DictionaryConfig, statBytes int64) *dictionaryServer {
+	d := &dictionaryServer{cfg: *cfg, secure: cfg.Secure, deltas: newStatCache[*deltaEntry](statBytes)}
 	if d.secure == nil {
 		d.secure = encoding.SecureRequest
 	}
@@ -203,9 +207,7 @@ func (s *server) delta(r *http.Request, res *resource, respHeader http.Header) *
 // lookup stats the delta name, trusting an earlier answer, found or not,
 // for the FileServer's CheckInterval.
 func (d *dictionaryServer) lookup(s *server, name string) *variant {
-	d.mu.Lock()
-	e := d.deltas[name]
-	d.mu.Unlock()
+	e, _ := d.deltas.get(name)
 	if e != nil && s.interval > 0 && time.Since(e.checked) < s.interval {
 		return e.v
 	}
@@ -217,19 +219,11 @@ func (d *dictionaryServer) lookup(s *server, name string) *variant {
 			e.v.digest = old.v.digest // unchanged: keep its hash
 		}
 	}
-	d.mu.Lock()
-	if len(d.deltas) >= maxResources {
-		clear(d.deltas) // names come from clients' hashes: bound them
-	}
-	d.deltas[name] = e
-	d.mu.Unlock()
+	// The name is DeltaName's own string, made for this request.
+	d.deltas.put(name, e, variantCost)
 	return e.v
 }
 
 // forget drops what the cache knows of the delta name, after it was found
 // to have changed.
-func (d *dictionaryServer) forget(name string) {
-	d.mu.Lock()
-	delete(d.deltas, name)
-	d.mu.Unlock()
-}
+func (d *dictionaryServer) forget(name string) { d.deltas.remove(name) }

@@ -19,7 +19,9 @@
 //     compressed once and kept in a bounded in-memory cache, so no request
 //     pays for compressing a static file again.
 //   - Stat results are cached, found and not found, so that a request costs
-//     no more file-system calls than http.FileServer serving the plain file.
+//     no more file-system calls than http.FileServer serving the plain file,
+//     within a budget in bytes that counts the names requested
+//     (Config.StatCacheBytes).
 //
 // Use FileServerRoot for an operating-system directory: it confines the tree
 // with os.Root, so that neither ".." nor a symbolic link leads out of it.

@@ -109,3 +109,49 @@ func ExampleGenerate() {
 	// 3 sidecars written for 1 file
 	// 200 br
 }
+
+// Reading the manifest of a directory on disk, through the same os.Root
+// the server is confined to, so that the manifest and the files it vouches
+// for come from one tree. A sidecar edited after Generate ran is then
+// ignored, and the manifest itself is never served.
+func ExampleReadManifest() {
+	dir, err := os.MkdirTemp("", "site")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	js := []byte(strings.Repeat("console.log('hi');\n", 100))
+	if err := os.WriteFile(filepath.Join(dir, "app.js"), js, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	cfg := precompressed.GenerateConfig{Manifest: precompressed.DefaultManifest}
+	if _, err := precompressed.Generate(context.Background(), dir, cfg); err != nil {
+		log.Fatal(err)
+	}
+	// After the build, something rewrites the brotli sidecar.
+	if err := os.WriteFile(filepath.Join(dir, "app.js.br"), []byte("not what Generate wrote"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer root.Close()
+	m, err := precompressed.ReadManifest(root.FS(), precompressed.DefaultManifest)
+	if err != nil {
+		log.Fatal(err)
+	}
+	h := precompressed.FileServerRoot(root, precompressed.Config{Manifest: m})
+
+	for _, target := range []string{"/app.js", "/" + precompressed.DefaultManifest} {
+		r := httptest.NewRequest("GET", target, nil)
+		r.Header.Set("Accept-Encoding", "br, gzip;q=0.5")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		fmt.Printf("%s: %d, Content-Encoding %q\n", target, w.Code, w.Header().Get("Content-Encoding"))
+	}
+	// Output:
+	// /app.js: 200, Content-Encoding "gzip"
+	// /precompress.json: 404, Content-Encoding ""
+}

@@ -13,8 +13,8 @@ import (
 	"github.com/squeezehttp/squeeze/encoding"
 )
 
-// entryOverhead is what the cache charges an entry beyond its bytes, so
-// that many tiny "not worth compressing" answers still count.
+// entryOverhead is what the cache charges an entry beyond its bytes and
+// its name, so that many tiny "not worth compressing" answers still count.
 const entryOverhead = 256
 
 // cacheKey identifies one encoding of one version of a file. Size and
@@ -125,7 +125,9 @@ func (c *memCache) evict() {
 	}
 }
 
-func (e *compressed) cost() int64 { return int64(len(e.cur.Load().body)) + entryOverhead }
+func (e *compressed) cost() int64 {
+	return int64(len(e.cur.Load().body)) + int64(len(e.key.name)) + entryOverhead
+}
 
 // bytes reports how much of the budget is in use, for tests.
 func (c *memCache) bytes() int64 {

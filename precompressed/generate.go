@@ -9,6 +9,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+
+	"github.com/squeezehttp/squeeze/encoding"
 )
 
 // GenerateConfig tunes Generate. The zero value writes zstd, brotli and
@@ -28,17 +30,26 @@ type GenerateConfig struct {
 	// MinSaving is the fraction of the original's size a sidecar must save
 	// to be kept, from 0 to 1. Zero means 0.05: below that, the client's
 	// decoding and the extra file outweigh the bytes. A negative value
-	// keeps every sidecar smaller than its original. A sidecar not worth
-	// keeping is not written, and one left from an earlier run is deleted.
+	// keeps every sidecar smaller than its original; 1 or more is an
+	// error. A sidecar not worth keeping is not written, and one left
+	// from an earlier run is deleted.
 	MinSaving float64
 
 	// Manifest, if not empty, is the slash-separated name, relative to the
 	// directory, of the manifest to keep: every original's size and
 	// SHA-256 and those of its sidecars, as JSON (see ReadManifest and
-	// Config.Manifest). DefaultManifest is the usual name. An existing
-	// file there must be a manifest: Generate refuses to overwrite
-	// anything else.
+	// Config.Manifest). DefaultManifest is the usual name; a name that
+	// is not valid in an fs.FS is an error. An existing file there must
+	// be a manifest: Generate refuses to overwrite anything else.
 	Manifest string
+
+	// Rewrite replaces every existing sidecar that is not up to date with
+	// the one this run makes. By default an existing sidecar that decodes
+	// to the original and is no larger than the new one is kept instead,
+	// given the original's modification time and counted in Report.Kept:
+	// a slower encoder (zopfli, for one) may have made it smaller. A
+	// sidecar that does not decode to the original is always replaced.
+	Rewrite bool
 
 	// DeleteOrphans deletes sidecars whose original is missing. Only names
 	// that Generate could have written count: one of Sidecars' extensions
@@ -62,7 +73,7 @@ type GenerateConfig struct {
 	// whose original is gone.
 	Deltas func(name string) []string
 
-	// DeltaLevel is the zstd level of the deltas. Zero means
+	// DeltaLevel is the zstd level of the deltas, 1 to 22. Zero means
 	// DefaultDeltaLevel.
 	DeltaLevel int
 
@@ -71,7 +82,7 @@ type GenerateConfig struct {
 	Dotfiles bool
 
 	// Workers is how many files are compressed at once. Zero means
-	// runtime.GOMAXPROCS(0). Each worker keeps a zstd encoder with an 8 MB
+	// runtime.GOMAXPROCS(0); a negative value is an error. Each worker keeps a zstd encoder with an 8 MB
 	// window and makes a brotli quality-11 encoder per file: the command's
 	// peak resident memory on the benchmark corpus (files up to 230 KB) was
 	// 86 MB with one worker and 123 MB with two.
@@ -89,7 +100,7 @@ type GenerateConfig struct {
 // Report is what Generate did.
 type Report struct {
 	// Files counts the originals found (every regular file that is not a
-	// sidecar, a delta sidecar or the manifest).
+	// sidecar, a delta sidecar or a manifest).
 	Files int
 	// Compressible counts those of a compressible type and at least
 	// MinSize bytes, the ones that get sidecars.
@@ -101,6 +112,10 @@ type Report struct {
 	Written int
 	// UpToDate counts the sidecars already up to date, left alone.
 	UpToDate int
+	// Kept counts the existing sidecars that were not up to date but held
+	// the original in no more bytes than this run made, and were kept (see
+	// GenerateConfig.Rewrite).
+	Kept int
 	// NotWorthIt counts the sidecars not kept because they saved less than
 	// MinSaving.
 	NotWorthIt int
@@ -134,7 +149,8 @@ const (
 // original's; with a Manifest, instead, when the manifest's hashes of the
 // original and the sidecar match both files (a checkout that resets
 // modification times then costs no recompression: Generate only sets the
-// sidecar's time back).
+// sidecar's time back). An existing sidecar is never replaced by a larger
+// one, unless GenerateConfig.Rewrite says so.
 //
 // The tree is read through os.Root: symbolic links are followed only to
 // files inside dir, never into directories, and a link out of dir is
@@ -143,7 +159,8 @@ const (
 // compressing (256 KB for brotli quality 11, a second or two on a slow
 // core), removes its temporary files and returns an error wrapping ctx's;
 // sidecars finished by then stay, and the manifest is left as it was. The
-// first error stops the run the same way.
+// first error stops the run the same way. A cfg that cannot work is
+// reported, naming the field, before anything is read or written.
 func Generate(ctx context.Context, dir string, cfg GenerateConfig) (Report, error) {
 	g, err := newGenerator(dir, cfg)
 	if err != nil {
@@ -171,9 +188,12 @@ func newGenerator(dir string, cfg GenerateConfig) (*generator, error) {
 	if g.sidecars == nil {
 		g.sidecars = DefaultSidecars()
 	}
-	for _, sc := range g.sidecars {
-		if !generatable(sc.Coding) || len(sc.Ext) < 2 || sc.Ext[0] != '.' || strings.Contains(sc.Ext, "/") {
-			return nil, fmt.Errorf("precompressed: cannot generate sidecar %+v: need coding zstd, br or gzip and an extension like \".br\"", sc)
+	if cfg.Sidecars != nil && len(cfg.Sidecars) == 0 {
+		return nil, errors.New("precompressed: GenerateConfig.Sidecars is empty; leave it nil for DefaultSidecars")
+	}
+	for i, sc := range g.sidecars {
+		if !generatable(sc.Coding) || len(sc.Ext) < 2 || sc.Ext[0] != '.' || strings.ContainsAny(sc.Ext, "/\\\x00") {
+			return nil, fmt.Errorf("precompressed: GenerateConfig.Sidecars[%d] %+v: need coding zstd, br or gzip and an extension like \".br\"", i, sc)
 		}
 	}
 	switch {
@@ -188,10 +208,19 @@ func newGenerator(dir string, cfg GenerateConfig) (*generator, error) {
 	case g.saving < 0:
 		g.saving = 0
 	case g.saving >= 1:
-		return nil, fmt.Errorf("precompressed: MinSaving %v: a sidecar cannot save all of its original", g.saving)
+		return nil, fmt.Errorf("precompressed: GenerateConfig.MinSaving %v: a sidecar cannot save all of its original", g.saving)
 	}
-	if g.workers <= 0 {
+	switch {
+	case g.workers == 0:
 		g.workers = runtime.GOMAXPROCS(0)
+	case g.workers < 0:
+		return nil, fmt.Errorf("precompressed: GenerateConfig.Workers %d: must not be negative (zero means one per core)", g.workers)
+	}
+	if lo, hi, _ := encoding.Zstd().Levels(); cfg.DeltaLevel != 0 && (cfg.DeltaLevel < lo || cfg.DeltaLevel > hi) {
+		return nil, fmt.Errorf("precompressed: GenerateConfig.DeltaLevel %d: a zstd level is %d to %d", cfg.DeltaLevel, lo, hi)
+	}
+	if cfg.Manifest != "" && (!fs.ValidPath(cfg.Manifest) || cfg.Manifest == ".") {
+		return nil, fmt.Errorf("precompressed: GenerateConfig.Manifest %q: need a slash-separated name inside the directory, such as %q", cfg.Manifest, DefaultManifest)
 	}
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -209,7 +238,7 @@ func newGenerator(dir string, cfg GenerateConfig) (*generator, error) {
 		default:
 			if g.old, err = parseManifest(b); err != nil {
 				root.Close()
-				return nil, fmt.Errorf("precompressed: %s is not a manifest Generate wrote (%v): delete it or name another", cfg.Manifest, err)
+				return nil, fmt.Errorf("precompressed: GenerateConfig.Manifest %s: not a manifest Generate wrote (%v): delete it or name another", cfg.Manifest, err)
 			}
 		}
 	}

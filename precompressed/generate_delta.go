@@ -87,7 +87,7 @@ func (g *generator) writeDelta(ctx context.Context, o original, dname string, di
 		return nil, fmt.Errorf("precompressed: delta of %s: %w", o.name, err)
 	}
 	size := int64(len(src))
-	if int64(len(b)) >= size || int64(len(b)) > int64(float64(size)*(1-g.saving)) {
+	if !g.worthKeeping(int64(len(b)), size) {
 		return nil, nil
 	}
 	var blob *manifestBlob

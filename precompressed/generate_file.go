@@ -28,6 +28,7 @@ type outcome struct {
 	compressible bool
 	written      int
 	upToDate     int
+	kept         int
 	notWorthIt   int
 	deleted      int
 	bytes        map[string]int64 // by coding, of the sidecars kept
@@ -78,9 +79,18 @@ func (g *generator) process(ctx context.Context, enc *sidecarEncoder, o original
 				continue
 			}
 		}
+		// An existing sidecar that holds the original, perhaps from a
+		// slower encoder, stays unless this run makes a smaller one.
+		var existing *manifestBlob
+		if exists && out.compressible && !g.cfg.Rewrite {
+			if existing, err = g.holdsOriginal(ctx, o, sname, sc.Coding, &out.entry.SHA256); err != nil {
+				return fail(err)
+			}
+		}
 		var blob *manifestBlob
+		var made int64
 		if out.compressible {
-			if blob, err = g.writeSidecar(ctx, enc, o, sc); err != nil {
+			if blob, made, err = g.writeSidecar(ctx, enc, o, sc, existing); err != nil {
 				return fail(err)
 			}
 		}
@@ -89,6 +99,16 @@ func (g *generator) process(ctx context.Context, enc *sidecarEncoder, o original
 			out.written++
 			out.keep(sc, *blob)
 			out.log = append(out.log, fmt.Sprintf("wrote %s: %d bytes, %.1f %% of the original", sname, blob.Size, 100*float64(blob.Size)/float64(size)))
+		case existing != nil:
+			// Given the original's time, as a sidecar written now would
+			// be, so that FileServer takes it as fresh and the next run
+			// as up to date.
+			if err := os.Chtimes(g.path(sname), o.info.ModTime(), o.info.ModTime()); err != nil {
+				return fail(fmt.Errorf("precompressed: %w", err))
+			}
+			out.kept++
+			out.keep(sc, *existing)
+			out.log = append(out.log, fmt.Sprintf("kept %s: %d bytes, no larger than the %d this run made", sname, existing.Size, made))
 		case exists:
 			// Not worth keeping now, and out of date: a server would
 			// otherwise go on serving an old version of the file.
@@ -148,28 +168,74 @@ func (g *generator) upToDate(ctx context.Context, o original, sname string, st f
 	return &prev, nil
 }
 
-// writeSidecar compresses o into its sidecar sc, if that saves enough,
-// and returns what it wrote; nil when the sidecar was not worth writing.
-func (g *generator) writeSidecar(ctx context.Context, enc *sidecarEncoder, o original, sc Sidecar) (*manifestBlob, error) {
+// writeSidecar compresses o into its sidecar sc, if that saves enough and
+// is smaller than existing (when not nil), and returns what it wrote; nil
+// when it wrote nothing. made is the size of what it compressed.
+func (g *generator) writeSidecar(ctx context.Context, enc *sidecarEncoder, o original, sc Sidecar, existing *manifestBlob) (blob *manifestBlob, made int64, err error) {
 	src, err := g.root.Open(o.name)
 	if err != nil {
-		return nil, fmt.Errorf("precompressed: %w", err)
+		return nil, 0, fmt.Errorf("precompressed: %w", err)
 	}
 	defer src.Close()
 	size := o.info.Size()
-	limit := int64(float64(size) * (1 - g.saving))
-	var blob *manifestBlob
 	err = g.atomicWrite(o.name+sc.Ext, o.info.ModTime(), func(w *hashingWriter) (bool, error) {
 		if err := enc.encode(ctx, w, src, size, sc.Coding); err != nil {
 			return false, err
 		}
-		if w.n >= size || w.n > limit {
+		made = w.n
+		if !g.worthKeeping(w.n, size) || existing != nil && w.n >= existing.Size {
 			return false, nil
 		}
 		blob = &manifestBlob{Size: w.n, SHA256: hex.EncodeToString(w.h.Sum(nil))}
 		return true, nil
 	})
-	return blob, err
+	return blob, made, err
+}
+
+// worthKeeping reports whether a sidecar of n bytes saves enough of an
+// original of size bytes (MinSaving).
+func (g *generator) worthKeeping(n, size int64) bool {
+	return n < size && n <= int64(float64(size)*(1-g.saving))
+}
+
+// holdsOriginal returns the record of the existing sidecar sname if it
+// decodes, in coding, to o's exact bytes and is worth keeping; nil if not.
+// origSum is o's hex SHA-256, computed here if still empty. Decoding stops
+// one byte past o's size, so a sidecar that inflates without end costs no
+// more than o.
+func (g *generator) holdsOriginal(ctx context.Context, o original, sname, coding string, origSum *string) (*manifestBlob, error) {
+	sum, n, err := g.hashFile(ctx, sname)
+	if err != nil {
+		return nil, err
+	}
+	size := o.info.Size()
+	if !g.worthKeeping(n, size) {
+		return nil, nil
+	}
+	if *origSum == "" {
+		if *origSum, _, err = g.hashFile(ctx, o.name); err != nil {
+			return nil, err
+		}
+	}
+	f, err := g.root.Open(sname)
+	if err != nil {
+		return nil, fmt.Errorf("precompressed: %w", err)
+	}
+	defer f.Close()
+	dec, err := newDecoder(coding, ctxReader{ctx, f})
+	if err != nil {
+		return nil, nil // not even a header of its coding: replace it
+	}
+	defer dec.Close()
+	h := sha256.New()
+	got, err := io.Copy(h, io.LimitReader(dec, size+1))
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err != nil || got != size || hex.EncodeToString(h.Sum(nil)) != *origSum {
+		return nil, nil // corrupt, or another version of the file
+	}
+	return &manifestBlob{Size: n, SHA256: sum}, nil
 }
 
 // writeFile writes the content of r to name atomically, with the current

@@ -87,7 +87,8 @@ func (g *generator) walk(ctx context.Context) (*tree, error) {
 			t.temps = append(t.temps, name)
 			return nil
 		case !g.cfg.Dotfiles && strings.HasPrefix(d.Name(), "."),
-			name == g.cfg.Manifest:
+			name == g.cfg.Manifest, d.Name() == DefaultManifest:
+			// FileServer never serves a manifest: no sidecars for it.
 			return nil
 		case g.sidecarExt(name) != "":
 			t.sidecars = append(t.sidecars, name)
@@ -214,6 +215,7 @@ func (rep *Report) add(out outcome) {
 	}
 	rep.Written += out.written
 	rep.UpToDate += out.upToDate
+	rep.Kept += out.kept
 	rep.NotWorthIt += out.notWorthIt
 	rep.Deleted += out.deleted
 	for coding, n := range out.bytes {
@@ -232,10 +234,7 @@ func (g *generator) writeManifest(ctx context.Context, entries map[string]manife
 	if old, err := fs.ReadFile(g.root.FS(), g.cfg.Manifest); err == nil && bytes.Equal(old, b) {
 		return nil
 	}
-	if err := g.writeFile(ctx, g.cfg.Manifest, bytes.NewReader(b)); err != nil {
-		return fmt.Errorf("precompressed: writing manifest: %w", err)
-	}
-	return nil
+	return g.writeFile(ctx, g.cfg.Manifest, bytes.NewReader(b))
 }
 
 // logf writes one line to cfg.Log, if set.

@@ -343,16 +343,34 @@ func TestProgressWrittenOnlyWhenAsked(t *testing.T) {
 	}
 }
 
-func TestGenerateRejectsBadConfig(t *testing.T) {
+// A configuration Generate cannot follow is an error naming the field,
+// returned before anything is written.
+func TestGenerateRejectsBadConfigNamingTheField(t *testing.T) {
 	dir := genTree(t, map[string][]byte{"app.js": jsBody})
-	for _, cfg := range []GenerateConfig{
-		{Sidecars: []Sidecar{{"deflate", ".zz"}}},
-		{Sidecars: []Sidecar{{"br", "br"}}},
-		{MinSaving: 1},
+	for _, tc := range []struct {
+		cfg  GenerateConfig
+		want string
+	}{
+		{GenerateConfig{Sidecars: []Sidecar{{"br", ".br"}, {"deflate", ".zz"}}}, "GenerateConfig.Sidecars[1]"},
+		{GenerateConfig{Sidecars: []Sidecar{{"br", "br"}}}, "GenerateConfig.Sidecars[0]"},
+		{GenerateConfig{Sidecars: []Sidecar{}}, "GenerateConfig.Sidecars is empty"},
+		{GenerateConfig{MinSaving: 1}, "GenerateConfig.MinSaving 1"},
+		{GenerateConfig{Workers: -1}, "GenerateConfig.Workers -1"},
+		{GenerateConfig{DeltaLevel: 23, Deltas: func(string) []string { return nil }}, "GenerateConfig.DeltaLevel 23"},
+		{GenerateConfig{Manifest: "../precompress.json"}, "GenerateConfig.Manifest"},
+		{GenerateConfig{Manifest: "/precompress.json"}, "GenerateConfig.Manifest"},
 	} {
-		if _, err := Generate(t.Context(), dir, cfg); err == nil {
-			t.Errorf("Generate(%+v) succeeded, want an error", cfg)
+		_, err := Generate(t.Context(), dir, tc.cfg)
+		if err == nil || !strings.HasPrefix(err.Error(), "precompressed: ") || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Generate(%+v): error %v; want one naming %s", tc.cfg, err, tc.want)
 		}
+	}
+	if names := listTree(t, dir); len(names) != 1 {
+		t.Errorf("rejected configurations wrote %v", names)
+	}
+	writeAt(t, dir, DefaultManifest, []byte("{}"), t0)
+	if _, err := Generate(t.Context(), dir, GenerateConfig{Manifest: DefaultManifest}); err == nil || !strings.Contains(err.Error(), "GenerateConfig.Manifest "+DefaultManifest+": not a manifest") {
+		t.Errorf("Generate over a file that is not a manifest: error %v; want one naming GenerateConfig.Manifest", err)
 	}
 	if _, err := Generate(t.Context(), filepath.Join(dir, "missing"), GenerateConfig{}); err == nil {
 		t.Error("Generate on a missing directory succeeded")

@@ -7,11 +7,12 @@ import (
 	"io/fs"
 )
 
-// DefaultManifest is the name Generate gives the manifest when
-// GenerateConfig.Manifest is true, at the top of the tree. It starts with
-// neither "." nor "_" so that a //go:embed of the directory includes it,
-// and FileServer hides it from requests when Config.Manifest is read from
-// it.
+// DefaultManifest is the usual GenerateConfig.Manifest, the name of the
+// manifest at the top of the tree. It starts with neither "." nor "_" so
+// that a //go:embed of the directory includes it. FileServer never serves
+// a file of this name, in any directory, nor a sidecar of one, whether or
+// not Config.Manifest is set; a manifest under another name is hidden
+// when it is the Config.Manifest. Generate makes no sidecars for it.
 const DefaultManifest = "precompress.json"
 
 // manifestVersion is the format written; ReadManifest refuses others.
@@ -48,7 +49,9 @@ type manifestBlob struct {
 }
 
 // ReadManifest reads the manifest that Generate wrote as name in fsys
-// (DefaultManifest unless configured otherwise).
+// (DefaultManifest unless configured otherwise). fsys is the tree the
+// FileServer serves: root.FS() of the os.Root given to FileServerRoot for
+// a directory on disk, or the embed.FS (after fs.Sub) for an embedded one.
 func ReadManifest(fsys fs.FS, name string) (*Manifest, error) {
 	b, err := fs.ReadFile(fsys, name)
 	if err != nil {

@@ -128,3 +128,58 @@ func TestReadManifestRejectsOtherFiles(t *testing.T) {
 		t.Error("ReadManifest of a missing file succeeded")
 	}
 }
+
+// A manifest lists every file with its hash: it is never served, whether
+// FileServer loaded it or not, nor is a sidecar of it, in any directory of
+// the tree served. One under another name is hidden once loaded.
+func TestManifestNeverServedLoadedOrNot(t *testing.T) {
+	dir, root, m := manifestSite(t)
+	// A subtree with its own manifest, and sidecars of manifests, as a
+	// generator that does not know them might write.
+	if err := os.Mkdir(filepath.Join(dir, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	manifest, _ := os.ReadFile(filepath.Join(dir, DefaultManifest))
+	writeAt(t, dir, "docs/"+DefaultManifest, manifest, t0)
+	writeAt(t, dir, DefaultManifest+".gz", compress(t, "gzip", manifest), t0)
+	writeAt(t, dir, "sums.json", manifest, t0)
+	custom, err := ReadManifest(root.FS(), "sums.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, cfg := range map[string]Config{"not loaded": {}, "loaded": {Manifest: m}, "loaded as sums.json": {Manifest: custom}} {
+		h := FileServerRoot(root, cfg)
+		for _, target := range []string{"/" + DefaultManifest, "/docs/" + DefaultManifest, "/" + DefaultManifest + ".gz"} {
+			for _, accept := range []string{"", "gzip, br, zstd"} {
+				if w := do(h, "GET", target, "Accept-Encoding", accept); w.Code != 404 {
+					t.Errorf("%s: GET %s (Accept-Encoding %q): status %d, %d bytes; want 404", name, target, accept, w.Code, w.Body.Len())
+				}
+			}
+		}
+		if w := do(h, "HEAD", "/"+DefaultManifest); w.Code != 404 {
+			t.Errorf("%s: HEAD of the manifest: status %d, want 404", name, w.Code)
+		}
+	}
+	if w := do(FileServerRoot(root, Config{Manifest: custom}), "GET", "/sums.json"); w.Code != 404 {
+		t.Errorf("manifest loaded from sums.json served under that name: status %d", w.Code)
+	}
+}
+
+// Generate writes no sidecars for a manifest, its own or another's, since
+// FileServer never serves one.
+func TestGenerateMakesNoSidecarsForManifests(t *testing.T) {
+	dir, _, _ := manifestSite(t)
+	manifest, _ := os.ReadFile(filepath.Join(dir, DefaultManifest))
+	if err := os.Mkdir(filepath.Join(dir, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	writeAt(t, dir, "docs/"+DefaultManifest, bytes.Repeat(manifest, 4), t0)
+	generate(t, dir, GenerateConfig{})
+	for _, name := range []string{DefaultManifest, "docs/" + DefaultManifest} {
+		for _, sc := range DefaultSidecars() {
+			if _, err := os.Stat(filepath.Join(dir, name+sc.Ext)); err == nil {
+				t.Errorf("Generate wrote %s%s", name, sc.Ext)
+			}
+		}
+	}
+}

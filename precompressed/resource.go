@@ -17,9 +17,12 @@ import (
 	"github.com/squeezehttp/squeeze/encoding"
 )
 
-// maxResources bounds the stat cache, so that requests for random missing
-// names cannot grow it without limit.
-const maxResources = 1 << 16
+// What the stat cache charges for a resource beyond its name: the
+// resource with its slices, and each file found, with its digest.
+const (
+	resourceCost = 192
+	variantCost  = 160
+)
 
 type kind uint8
 
@@ -88,34 +91,38 @@ func hashString(sum []byte) string { return base64.RawURLEncoding.EncodeToString
 // lookup returns the resource name resolves to, from the cache while its
 // stat results are fresh.
 func (s *server) lookup(name string) *resource {
-	s.mu.RLock()
-	old := s.resources[name]
-	s.mu.RUnlock()
+	old, _ := s.resources.get(name)
 	if old != nil && (old.forever || (s.interval > 0 && time.Since(old.checked) < s.interval)) {
 		return old
 	}
+	if old != nil {
+		name = old.name
+	} else {
+		// The name may be a slice of the request line, query and all: the
+		// cache keeps a copy of just the name.
+		name = strings.Clone(name)
+	}
 	res := s.resolve(name, old)
-	s.mu.Lock()
-	if len(s.resources) >= maxResources {
-		for k := range s.resources { // map order is random: a random eviction
-			delete(s.resources, k)
-			if len(s.resources) < maxResources*3/4 {
-				break
-			}
+	s.resources.put(name, res, res.cost())
+	return res
+}
+
+// cost is what res is charged in the stat cache beyond its name: the
+// sidecars' names are copies, the original's is the name itself.
+func (res *resource) cost() int64 {
+	n := int64(resourceCost)
+	for _, v := range res.all() {
+		n += variantCost
+		if v.name != res.name {
+			n += heapBytes(len(v.name))
 		}
 	}
-	s.resources[name] = res
-	s.mu.Unlock()
-	return res
+	return n
 }
 
 // invalidate drops what the cache knows of name after a file was seen to
 // differ from it.
-func (s *server) invalidate(name string) {
-	s.mu.Lock()
-	delete(s.resources, name)
-	s.mu.Unlock()
-}
+func (s *server) invalidate(name string) { s.resources.remove(name) }
 
 // resolve stats name and its sidecars. old, the previous resolution, lends
 // its digests to files that did not change.
@@ -181,7 +188,7 @@ func (s *server) resolve(name string, old *resource) *resource {
 			res.ctype = s.sniff(res)
 		}
 	}
-	res.fallback = s.cache != nil && direct == nil && !delta && res.original != nil && len(res.sidecars) == 0 &&
+	res.fallback = len(s.fallback) > 0 && direct == nil && !delta && res.original != nil && len(res.sidecars) == 0 &&
 		res.original.size >= s.minSize && res.original.size <= s.maxSize && encoding.CompressibleType(mediaType(res.ctype))
 	return res
 }

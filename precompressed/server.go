@@ -31,8 +31,7 @@ type server struct {
 	recompress    bool
 	recompressing sync.Mutex // one background recompression at a time
 
-	mu        sync.RWMutex
-	resources map[string]*resource
+	resources *statCache[*resource]
 
 	dict *dictionaryServer // nil without Config.Dictionary
 }
@@ -48,7 +47,17 @@ type server struct {
 //
 // os.DirFS follows symbolic links out of its directory; use FileServerRoot
 // to serve an operating-system directory.
+//
+// FileServer panics, with a message naming the field, when fsys is nil or
+// cfg asks for something that cannot work (see Config): a
+// misconfiguration shows when the server is built, never on a request.
 func FileServer(fsys fs.FS, cfg Config) http.Handler {
+	if fsys == nil {
+		panic("precompressed: FileServer: the fs.FS is nil")
+	}
+	if err := cfg.check(); err != nil {
+		panic(err)
+	}
 	s := &server{
 		fsys:         fsys,
 		sidecars:     cfg.sidecars(),
@@ -59,9 +68,15 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 		interval:     cfg.checkInterval(),
 		manifest:     cfg.Manifest,
 		minSize:      cfg.minSize(),
-		resources:    make(map[string]*resource),
-		dict:         newDictionaryServer(cfg.Dictionary),
 	}
+	statBudget := cfg.statCacheBytes()
+	if cfg.Dictionary != nil {
+		// Delta names come from clients' hashes: they get their own share,
+		// so that they cannot push the files out.
+		s.dict = newDictionaryServer(cfg.Dictionary, statBudget/8)
+		statBudget -= statBudget / 8
+	}
+	s.resources = newStatCache[*resource](statBudget)
 	if budget := cfg.cacheBytes(); budget > 0 {
 		s.fallback = cfg.fallback()
 		for _, c := range s.fallback {
@@ -76,8 +91,12 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 
 // FileServerRoot is FileServer for an operating-system directory opened with
 // os.OpenRoot: no name, symbolic link or ".." can reach outside it. The
-// caller keeps root open for as long as the handler serves.
+// caller keeps root open for as long as the handler serves. Like
+// FileServer, it panics on a nil root or a malformed cfg.
 func FileServerRoot(root *os.Root, cfg Config) http.Handler {
+	if root == nil {
+		panic("precompressed: FileServerRoot: the *os.Root is nil")
+	}
 	return FileServer(root.FS(), cfg)
 }
 
@@ -161,13 +180,27 @@ func (s *server) hidden(name string) bool {
 			}
 		}
 	}
-	if s.manifest != nil && name == s.manifest.name {
+	if s.isManifest(name) {
 		return true
 	}
 	if s.hideSidecars && (s.sidecarOf(name) != nil || deltaOriginal(name) != "") {
 		return true
 	}
 	return s.hide != nil && s.hide(name)
+}
+
+// isManifest reports whether name is a manifest, or a sidecar or delta of
+// one. A manifest lists every file with its hash, which is nobody's
+// business, and it is never served, loaded or not: any file named
+// DefaultManifest counts, at any depth, because the tree served may hold
+// the one Generate wrote for a part of it.
+func (s *server) isManifest(name string) bool {
+	if orig := deltaOriginal(name); orig != "" {
+		name = orig
+	} else if sc := s.sidecarOf(name); sc != nil {
+		name = strings.TrimSuffix(name, sc.Ext)
+	}
+	return path.Base(name) == DefaultManifest || s.manifest != nil && name == s.manifest.name
 }
 
 // sidecarOf returns the sidecar whose extension name ends with, or nil.

@@ -13,6 +13,9 @@
 //	-min-size n      smallest file compressed, in bytes (default 512; 0: all)
 //	-min-saving f    fraction of a file a sidecar must save to be kept (default 0.05; 0: any saving)
 //	-manifest name   keep a manifest of hashes and sizes at DIR/name, e.g. precompress.json
+//	-rewrite         replace existing sidecars that are not up to date even when
+//	                 they hold the file in fewer bytes than a new one (by default
+//	                 such a sidecar, made by a slower encoder, is kept)
 //	-deltas          write a .dcz delta of each versioned file against each
 //	                 other version of it in its directory (see below)
 //	-delete-orphans  delete sidecars whose original is gone, and deltas whose
@@ -92,6 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 	minSize := fl.Int64("min-size", 512, "smallest file compressed, in `bytes`")
 	minSaving := fl.Float64("min-saving", 0.05, "`fraction` of a file's size a sidecar must save to be kept")
 	manifest := fl.String("manifest", "", "keep a manifest of hashes and sizes at DIR/`name` (e.g. "+precompressed.DefaultManifest+")")
+	rewrite := fl.Bool("rewrite", false, "replace existing sidecars that are not up to date even when they hold the file in fewer bytes")
 	orphans := fl.Bool("delete-orphans", false, "delete sidecars whose original is gone, and deltas whose original or dictionary is gone")
 	deltas := fl.Bool("deltas", false, "write a .dcz delta of each versioned file against each other version of it in its directory")
 	dotfiles := fl.Bool("dotfiles", false, "include files and directories whose name starts with a dot")
@@ -114,9 +118,21 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fmt.Fprintln(stderr, "precompress:", err)
 		return 2
 	}
-	if *minSize < 0 || *minSaving < 0 || *minSaving >= 1 || *workers < 0 {
-		fmt.Fprintln(stderr, "precompress: -min-size and -workers must not be negative, -min-saving must be in [0, 1)")
-		return 2
+	for _, bad := range []struct {
+		wrong bool
+		flag  string
+		value any
+		why   string
+	}{
+		{*minSize < 0, "-min-size", *minSize, "must not be negative"},
+		{*minSaving < 0 || *minSaving >= 1, "-min-saving", *minSaving, "must be at least 0 and less than 1"},
+		{*workers < 0, "-workers", *workers, "must not be negative"},
+		{*manifest != "" && (!fs.ValidPath(*manifest) || *manifest == "."), "-manifest", *manifest, "must be a slash-separated name inside DIR, such as " + precompressed.DefaultManifest},
+	} {
+		if bad.wrong {
+			fmt.Fprintf(stderr, "precompress: %s %v: %s\n", bad.flag, bad.value, bad.why)
+			return 2
+		}
 	}
 	// GenerateConfig's zero values mean its defaults; its "none" is -1.
 	size, saving := *minSize, *minSaving
@@ -131,6 +147,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		MinSize:       size,
 		MinSaving:     saving,
 		Manifest:      *manifest,
+		Rewrite:       *rewrite,
 		DeleteOrphans: *orphans,
 		Dotfiles:      *dotfiles,
 		Workers:       *workers,
@@ -138,7 +155,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 	dir := fl.Arg(0)
 	if *deltas {
 		if cfg.Deltas, err = versions(dir); err != nil {
-			fmt.Fprintln(stderr, "precompress:", err)
+			fmt.Fprintln(stderr, message(err))
 			return 1
 		}
 	}
@@ -150,7 +167,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 	}
 	rep, err := precompressed.Generate(ctx, dir, cfg)
 	if err != nil {
-		fmt.Fprintln(stderr, "precompress:", err)
+		fmt.Fprintln(stderr, message(err))
 		return 1
 	}
 	if !*quiet {
@@ -158,6 +175,21 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 	}
 	return 0
 }
+
+// message is err as the command reports it: with one prefix, its own
+// rather than the library's too, and each GenerateConfig field named by
+// the flag that sets it.
+func message(err error) string {
+	return "precompress: " + fieldFlags.Replace(strings.TrimPrefix(err.Error(), "precompressed: "))
+}
+
+var fieldFlags = strings.NewReplacer(
+	"GenerateConfig.Sidecars", "-codings",
+	"GenerateConfig.MinSize", "-min-size",
+	"GenerateConfig.MinSaving", "-min-saving",
+	"GenerateConfig.Manifest", "-manifest",
+	"GenerateConfig.Workers", "-workers",
+)
 
 // versions lists the tree and returns a GenerateConfig.Deltas that pairs
 // each file with the others in its directory whose names differ only in
@@ -200,7 +232,7 @@ func parseCodings(list string) ([]precompressed.Sidecar, error) {
 		c = strings.ToLower(strings.TrimSpace(c))
 		sc, ok := known[c]
 		if !ok {
-			return nil, fmt.Errorf("-codings: unknown coding %q (want zstd, br, gzip)", c)
+			return nil, fmt.Errorf("-codings %s: unknown coding %q (want zstd, br, gzip)", list, c)
 		}
 		out = append(out, sc)
 	}
@@ -210,8 +242,8 @@ func parseCodings(list string) ([]precompressed.Sidecar, error) {
 // summary is the one line printed after a run.
 func summary(dir string, rep precompressed.Report) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "precompress %s: %d files, %d compressible (%d bytes); %d sidecars written, %d up to date, %d not worth it, %d deleted",
-		dir, rep.Files, rep.Compressible, rep.CompressibleBytes, rep.Written, rep.UpToDate, rep.NotWorthIt, rep.Deleted)
+	fmt.Fprintf(&b, "precompress %s: %d files, %d compressible (%d bytes); %d sidecars written, %d up to date, %d kept (no larger than new ones), %d not worth it, %d deleted",
+		dir, rep.Files, rep.Compressible, rep.CompressibleBytes, rep.Written, rep.UpToDate, rep.Kept, rep.NotWorthIt, rep.Deleted)
 	codings := make([]string, 0, len(rep.SidecarBytes))
 	for c := range rep.SidecarBytes {
 		codings = append(codings, c)

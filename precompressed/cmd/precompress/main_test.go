@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -11,7 +12,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/squeezehttp/squeeze/precompressed"
 )
 
@@ -99,26 +102,46 @@ func TestRunProgressOnlyWhereGiven(t *testing.T) {
 	}
 }
 
-func TestRunUsageErrorsExitTwo(t *testing.T) {
+// A usage error exits 2 with one line that names the flag and the value
+// that is wrong.
+func TestRunUsageErrorsNameTheFlag(t *testing.T) {
 	dir := site(t)
-	for _, args := range [][]string{
-		{},
-		{dir, dir},
-		{"-codings", "deflate", dir},
-		{"-min-saving", "1", dir},
-		{"-workers", "-1", dir},
-		{"-no-such-flag", dir},
+	for _, tc := range []struct {
+		args []string
+		want string // in stderr
+	}{
+		{[]string{}, "need exactly one directory"},
+		{[]string{dir, dir}, "need exactly one directory"},
+		{[]string{"-codings", "br,deflate", dir}, `precompress: -codings br,deflate: unknown coding "deflate"`},
+		{[]string{"-min-saving", "2", dir}, "precompress: -min-saving 2: "},
+		{[]string{"-min-saving", "1", dir}, "precompress: -min-saving 1: "},
+		{[]string{"-min-saving", "-0.5", dir}, "precompress: -min-saving -0.5: "},
+		{[]string{"-min-size", "-1", dir}, "precompress: -min-size -1: "},
+		{[]string{"-workers", "-1", dir}, "precompress: -workers -1: "},
+		{[]string{"-manifest", "../precompress.json", dir}, "precompress: -manifest ../precompress.json: "},
+		{[]string{"-min-saving", "lots", dir}, "-min-saving"},
+		{[]string{"-no-such-flag", dir}, "-no-such-flag"},
 	} {
-		if code, _, errOut := runCmd(t, nil, args...); code != 2 || errOut == "" {
-			t.Errorf("precompress %q: exit %d, stderr %q; want 2 and a message", args, code, errOut)
+		if code, _, errOut := runCmd(t, nil, tc.args...); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("precompress %q: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
 	}
 }
 
-func TestRunFailureExitsOneWithMessage(t *testing.T) {
+// A failure exits 1 with a message carrying the command's prefix only,
+// not the library's after it, and naming the flag when one is at fault.
+func TestRunFailureExitsOneWithOnePrefix(t *testing.T) {
 	code, _, errOut := runCmd(t, nil, filepath.Join(t.TempDir(), "missing"))
-	if code != 1 || !strings.HasPrefix(errOut, "precompress: ") {
-		t.Errorf("missing directory: exit %d, stderr %q; want 1 and a message starting with precompress:", code, errOut)
+	if code != 1 || !strings.HasPrefix(errOut, "precompress: ") || strings.Contains(errOut, "precompressed:") {
+		t.Errorf("missing directory: exit %d, stderr %q; want 1 and one line starting with precompress: alone", code, errOut)
+	}
+	dir := site(t)
+	if err := os.WriteFile(filepath.Join(dir, "notes.json"), []byte(`{"todo": []}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCmd(t, nil, "-manifest", "notes.json", dir)
+	if want := "precompress: -manifest notes.json: not a manifest"; code != 1 || !strings.HasPrefix(errOut, want) {
+		t.Errorf("-manifest naming another file: exit %d, stderr %q; want 1 and %q", code, errOut, want)
 	}
 }
 
@@ -189,5 +212,35 @@ func TestDeltasPairVersionsOfOneAsset(t *testing.T) {
 	got, _ := filepath.Glob(filepath.Join(dir, "*.dcz"))
 	if len(got) != len(want) {
 		t.Errorf("-deltas wrote %d deltas, want %d (none for the unversioned lib.js): %v", len(got), len(want), got)
+	}
+}
+
+// An existing sidecar that holds the file in no more bytes than a new one
+// is kept, and the summary says so; -rewrite replaces it anyway.
+func TestRunKeepsExistingSidecarUnlessRewrite(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "0 sidecars written, 0 up to date, 1 kept"},
+		{[]string{"-rewrite"}, "1 sidecars written, 0 up to date, 0 kept"},
+	} {
+		dir := site(t)
+		var gz bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&gz, gzip.BestCompression)
+		zw.Write(script)
+		zw.Close()
+		p := filepath.Join(dir, "app.js.gz")
+		if err := os.WriteFile(p, gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		old := time.Now().Add(-time.Hour)
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+		args := append(tc.args, "-codings", "gzip", dir)
+		if code, out, errOut := runCmd(t, nil, args...); code != 0 || !strings.Contains(out, tc.want) {
+			t.Errorf("precompress %q: exit %d, stdout %q, stderr %q; want a summary with %q", args, code, out, errOut, tc.want)
+		}
 	}
 }
