@@ -26,7 +26,7 @@ type Config struct {
 	// work). Longer bodies stream through a pooled encoder from that point.
 	// Costs up to BufferSize of pooled memory per response in flight, and as
 	// much again for the compressed copy. Default 128 KiB (DefaultBufferSize);
-	// it is raised to MinSize when smaller.
+	// it is raised to MinSize when smaller. New refuses a negative value.
 	BufferSize int
 
 	// Types decides which media types (lower case, without parameters, such
@@ -88,7 +88,8 @@ type Config struct {
 	// the encoded one: reading past it fails with *http.MaxBytesError, and
 	// an error status the handler then sends (or none) becomes 413 Content
 	// Too Large. Only with DecodeRequests. Default 32 MiB
-	// (DefaultMaxRequestSize); any value up to math.MaxInt64 works.
+	// (DefaultMaxRequestSize); any value up to math.MaxInt64 works, and New
+	// refuses a negative one.
 	//
 	// The decoder's memory follows this limit L, not what the sender asks
 	// for. Per request it allocates at most:
@@ -255,11 +256,21 @@ func (c Config) settings() (*settings, error) {
 	case s.minSize < 0:
 		s.minSize = 0
 	}
-	if s.bufferSize <= 0 {
+	// A negative size is a mistake, not a request for the default: refuse it
+	// here rather than guess.
+	switch {
+	case s.bufferSize < 0:
+		return nil, fmt.Errorf("encoding: Config.BufferSize %d is negative; leave it 0 for the default", s.bufferSize)
+	case s.maxRequestSize < 0:
+		return nil, fmt.Errorf("encoding: Config.MaxRequestSize %d is negative; leave it 0 for the default", s.maxRequestSize)
+	case s.jitter < 0:
+		return nil, fmt.Errorf("encoding: Config.Jitter %d is negative; leave it 0 for no padding", s.jitter)
+	}
+	if s.bufferSize == 0 {
 		s.bufferSize = DefaultBufferSize
 	}
 	s.bufferSize = max(s.bufferSize, s.minSize)
-	if s.maxRequestSize <= 0 {
+	if s.maxRequestSize == 0 {
 		s.maxRequestSize = DefaultMaxRequestSize
 	}
 	if s.types == nil {
@@ -270,7 +281,7 @@ func (c Config) settings() (*settings, error) {
 		return nil, err
 	}
 	if s.jitter > maxPad {
-		return nil, fmt.Errorf("encoding: Jitter %d above %d", s.jitter, maxPad)
+		return nil, fmt.Errorf("encoding: Config.Jitter %d is above %d", s.jitter, maxPad)
 	}
 	if s.etag < ETagSuffix || s.etag > ETagKeep {
 		return nil, fmt.Errorf("encoding: unknown ETagMode %d", s.etag)
@@ -283,9 +294,9 @@ func (c Config) settings() (*settings, error) {
 		return nil, errors.New("encoding: Config.Codings is empty; leave it nil for the defaults")
 	}
 	seen := map[string]bool{}
-	for _, coding := range codings {
+	for i, coding := range codings {
 		if coding.Codec == nil {
-			return nil, errors.New("encoding: a Coding has no Codec")
+			return nil, fmt.Errorf("encoding: Config.Codings[%d] has no Codec", i)
 		}
 		p, err := newEncoderPool(coding.Codec, coding.Level)
 		if err != nil {
