@@ -9,7 +9,7 @@ import (
 )
 
 // Write sends p as one message of type typ, compressed when
-// permessage-deflate was negotiated and p is at least 128 bytes. Any number
+// permessage-deflate was negotiated and p reaches CompressionThreshold. Any number
 // of goroutines may Write at once; each message goes out whole. ctx bounds
 // this call: its deadline becomes the write deadline, and cancelling it
 // interrupts the write. A failed write leaves the connection unusable.
@@ -25,7 +25,7 @@ func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 	stop := watchContext(ctx, c.nc.SetWriteDeadline)
 	defer stop()
 	payload, owned, rsv1 := p, false, false
-	if c.comp != nil && len(p) >= compressThreshold {
+	if c.comp != nil && len(p) >= c.threshold {
 		out, err := c.comp.Compress(c.wbuf[:0], p)
 		if err != nil {
 			return c.writeFailure(err)
