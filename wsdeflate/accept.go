@@ -57,9 +57,9 @@ type AcceptOptions struct {
 	CompressionThreshold int
 
 	// ReadLimit is the largest message Read accepts, after decompression;
-	// 0 means DefaultReadLimit and math.MaxInt64 no limit beyond memory.
-	// Buffers grow with the bytes that arrive, not with the size a frame
-	// announces. A negative value makes Accept fail.
+	// 0 means DefaultReadLimit, and a negative value or math.MaxInt64 no
+	// limit beyond memory (see Conn.SetReadLimit). Buffers grow with the
+	// bytes that arrive, not with the size a frame announces.
 	ReadLimit int64
 
 	// IdleRelease is how long the connection may go without a message

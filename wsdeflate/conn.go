@@ -120,12 +120,11 @@ func (c *Conn) Extensions() string { return c.extensions }
 
 // SetReadLimit sets the largest message Read accepts, counted after
 // decompression; a larger one fails the connection with 1009
-// (RFC 6455 §7.4.1). Call it between Reads.
+// (RFC 6455 §7.4.1). 0 means DefaultReadLimit; a negative value (or
+// math.MaxInt64) means no limit beyond memory, as in coder/websocket.
+// Call it between Reads.
 func (c *Conn) SetReadLimit(n int64) {
-	if n <= 0 {
-		n = DefaultReadLimit
-	}
-	c.readLimit.Store(n)
+	c.readLimit.Store(readLimitOrDefault(n))
 }
 
 // NetConn returns the underlying connection, for its addresses.

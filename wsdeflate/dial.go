@@ -46,7 +46,7 @@ type DialOptions struct {
 	// Dial fail.
 	CompressionThreshold int
 
-	// ReadLimit is as in AcceptOptions; a negative value makes Dial fail.
+	// ReadLimit is as in AcceptOptions.
 	ReadLimit int64
 
 	// IdleRelease is as in AcceptOptions.

@@ -21,17 +21,27 @@ import (
 // limit". Messages of every size pass through Read and Reader, compressed
 // or not, in both directions, instead of failing with 1009 (the limit plus
 // the compressed slack overflowed) or panicking in Reader (limit + 1 did).
+// A negative limit means the same, as coder/websocket's SetReadLimit(-1).
 func TestReadLimitOfMaxInt64AcceptsMessages(t *testing.T) {
-	for _, disable := range []bool{false, true} {
-		t.Run(map[bool]string{false: "compressed", true: "uncompressed"}[disable], func(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		limit   int64
+		disable bool
+	}{
+		{"compressed", math.MaxInt64, false},
+		{"uncompressed", math.MaxInt64, true},
+		{"compressed, -1", -1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			base := runtime.NumGoroutine()
-			url, _ := echoServer(t, &AcceptOptions{ReadLimit: math.MaxInt64, DisableCompression: disable})
+			url, _ := echoServer(t, &AcceptOptions{ReadLimit: tc.limit, DisableCompression: tc.disable})
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			c, _, err := Dial(ctx, url, &DialOptions{ReadLimit: math.MaxInt64})
+			c, _, err := Dial(ctx, url, &DialOptions{ReadLimit: tc.limit})
 			if err != nil {
 				t.Fatalf("Dial: %v", err)
 			}
+			c.SetReadLimit(tc.limit)
 			for i, size := range []int{0, 100, 1600, 70 << 10, 1 << 20} {
 				msg := jsonMessage(uint64(i), size)
 				if err := c.Write(ctx, MessageText, msg); err != nil {
@@ -132,7 +142,6 @@ var badOptions = []struct {
 	level, threshold      int
 	serverBits, clientBit int
 }{
-	{field: "ReadLimit", readLimit: -1},
 	{field: "CompressionLevel", level: 10},
 	{field: "CompressionLevel", level: -1},
 	{field: "CompressionThreshold", threshold: -1},

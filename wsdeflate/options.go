@@ -2,6 +2,7 @@ package wsdeflate
 
 import (
 	"fmt"
+	"math"
 	"time"
 )
 
@@ -29,8 +30,6 @@ func (o *connOptions) check(kind string) error {
 		return fmt.Errorf("wsdeflate: %s.%s is %v; want %s", kind, field, v, want)
 	}
 	switch {
-	case o.readLimit < 0:
-		return bad("ReadLimit", o.readLimit, "0 (the default) or a positive size")
 	case o.level != 0 && (o.level < 1 || o.level > 9):
 		return bad("CompressionLevel", o.level, "0 (DefaultLevel) or 1..9")
 	case o.threshold < 0:
@@ -40,9 +39,7 @@ func (o *connOptions) check(kind string) error {
 	case !validWindowBits(o.compression.ClientMaxWindowBits):
 		return bad("Compression.ClientMaxWindowBits", o.compression.ClientMaxWindowBits, "0 (15) or 8..15")
 	}
-	if o.readLimit == 0 {
-		o.readLimit = DefaultReadLimit
-	}
+	o.readLimit = readLimitOrDefault(o.readLimit)
 	if o.level == 0 {
 		o.level = DefaultLevel
 	}
@@ -50,6 +47,19 @@ func (o *connOptions) check(kind string) error {
 		o.threshold = DefaultCompressionThreshold
 	}
 	return nil
+}
+
+// readLimitOrDefault maps a read limit as callers give it to the one
+// enforced: 0 means DefaultReadLimit, and a negative value no limit, as
+// coder/websocket's SetReadLimit(-1) does.
+func readLimitOrDefault(n int64) int64 {
+	switch {
+	case n == 0:
+		return DefaultReadLimit
+	case n < 0:
+		return math.MaxInt64
+	}
+	return n
 }
 
 // validWindowBits reports whether bits is a Config window size: 0 for the
