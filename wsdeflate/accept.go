@@ -72,17 +72,6 @@ type AcceptOptions struct {
 	IdleRelease time.Duration
 }
 
-// options returns the fields AcceptOptions shares with DialOptions.
-func (o *AcceptOptions) options() connOptions {
-	return connOptions{
-		compression: o.Compression,
-		readLimit:   o.ReadLimit,
-		idleRelease: o.IdleRelease,
-		level:       o.CompressionLevel,
-		threshold:   o.CompressionThreshold,
-	}
-}
-
 // websocketGUID is the key suffix of RFC 6455 §1.3.
 const websocketGUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 
@@ -102,8 +91,8 @@ func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn,
 	if opts == nil {
 		opts = &AcceptOptions{}
 	}
-	o := opts.options()
-	if err := o.check("AcceptOptions"); err != nil {
+	o, err := checkOptions("AcceptOptions", opts.Compression, opts.ReadLimit, opts.IdleRelease, opts.CompressionLevel, opts.CompressionThreshold)
+	if err != nil {
 		http.Error(w, "wsdeflate: invalid server configuration", http.StatusInternalServerError)
 		return nil, err
 	}

@@ -58,17 +58,6 @@ type DialOptions struct {
 	NetDial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
-// options returns the fields DialOptions shares with AcceptOptions.
-func (o *DialOptions) options() connOptions {
-	return connOptions{
-		compression: o.Compression,
-		readLimit:   o.ReadLimit,
-		idleRelease: o.IdleRelease,
-		level:       o.CompressionLevel,
-		threshold:   o.CompressionThreshold,
-	}
-}
-
 // maxHandshakeResponse bounds what Dial reads of the server's handshake
 // response (status line and headers, and the body of a refusal), so that a
 // server streaming header lines cannot make it buffer them until ctx ends.
@@ -86,8 +75,8 @@ func Dial(ctx context.Context, rawURL string, opts *DialOptions) (*Conn, *http.R
 	if opts == nil {
 		opts = &DialOptions{}
 	}
-	o := opts.options()
-	if err := o.check("DialOptions"); err != nil {
+	o, err := checkOptions("DialOptions", opts.Compression, opts.ReadLimit, opts.IdleRelease, opts.CompressionLevel, opts.CompressionThreshold)
+	if err != nil {
 		return nil, nil, err
 	}
 	u, err := url.Parse(rawURL)

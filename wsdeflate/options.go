@@ -22,6 +22,13 @@ type connOptions struct {
 	threshold   int
 }
 
+// checkOptions gathers the fields AcceptOptions and DialOptions share and
+// checks them.
+func checkOptions(kind string, compression Config, readLimit int64, idleRelease time.Duration, level, threshold int) (connOptions, error) {
+	o := connOptions{compression, readLimit, idleRelease, level, threshold}
+	return o, o.check(kind)
+}
+
 // check refuses values the connection cannot honour, naming the field, so
 // that a misconfiguration fails Accept or Dial instead of surfacing as odd
 // behaviour later; it fills in the defaults of zero values.
