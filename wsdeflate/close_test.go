@@ -63,6 +63,7 @@ func TestSetReadLimitCountsDecompressedBytes(t *testing.T) {
 // (var ce CloseError; errors.As(err, &ce)) and the pointer form both find
 // the peer's close frame, also when the error is wrapped; neither panics.
 func TestCloseErrorMatchesBothErrorsAsForms(t *testing.T) {
+	goroutinesReturn(t)
 	url := rawServer(t, "", "", []byte{0x88, 0x05, 0x0F, 0xA0, 'b', 'y', 'e'}, nil) // close 4000 "bye"
 	c, _, err := Dial(context.Background(), url, &DialOptions{DisableCompression: true})
 	if err != nil {
@@ -91,6 +92,7 @@ func TestCloseErrorMatchesBothErrorsAsForms(t *testing.T) {
 // CloseStatus is -1 for an error that carries no close frame, such as a
 // peer that vanished without one (1006 is never on the wire).
 func TestCloseStatusWithoutCloseFrameIsMinusOne(t *testing.T) {
+	goroutinesReturn(t)
 	url := rawServer(t, "", "", nil, nil) // closes the TCP connection after the handshake
 	c, _, err := Dial(context.Background(), url, &DialOptions{DisableCompression: true})
 	if err != nil {

@@ -33,7 +33,7 @@ func TestReadLimitOfMaxInt64AcceptsMessages(t *testing.T) {
 		{"compressed, -1", -1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			base := runtime.NumGoroutine()
+			goroutinesReturn(t)
 			url, _ := echoServer(t, &AcceptOptions{ReadLimit: tc.limit, DisableCompression: tc.disable})
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -62,9 +62,6 @@ func TestReadLimitOfMaxInt64AcceptsMessages(t *testing.T) {
 				}
 			}
 			c.Close(StatusNormalClosure, "")
-			if n := soak.SettleGoroutines(base+2, 5*time.Second); n > base+2 {
-				t.Errorf("goroutines: %d before, %d after\n%s", base, n, soak.Stacks())
-			}
 		})
 	}
 }
@@ -95,6 +92,7 @@ func TestDecompressorWithMaxIntLimit(t *testing.T) {
 func TestFrameLengthsCannotOverflowTheReadLimit(t *testing.T) {
 	huge := header{op: opContinuation, fin: true, masked: true, length: math.MaxInt64}
 	t.Run("continuation past the limit", func(t *testing.T) {
+		goroutinesReturn(t)
 		url, _ := echoServer(t, nil)
 		rc := dialRaw(t, url, "")
 		rc.send(data(opBinary, false, "0123456789"))
@@ -102,7 +100,7 @@ func TestFrameLengthsCannotOverflowTheReadLimit(t *testing.T) {
 		rc.expectClose(StatusMessageTooBig)
 	})
 	t.Run("no limit", func(t *testing.T) {
-		base := runtime.NumGoroutine()
+		goroutinesReturn(t)
 		done := make(chan error, 1)
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			c, err := Accept(w, r, &AcceptOptions{ReadLimit: math.MaxInt64})
@@ -127,9 +125,18 @@ func TestFrameLengthsCannotOverflowTheReadLimit(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatal("Read did not return within 10s of the peer leaving (did it panic?)")
 		}
-		srv.Close()
+	})
+}
+
+// goroutinesReturn fails t unless the goroutine count is back to what it
+// was when goroutinesReturn was called within five seconds of t's end,
+// after the cleanups registered later (servers closing) have run.
+func goroutinesReturn(t *testing.T) {
+	t.Helper()
+	base := runtime.NumGoroutine()
+	t.Cleanup(func() {
 		if n := soak.SettleGoroutines(base, 5*time.Second); n > base {
-			t.Errorf("goroutines: %d before, %d after\n%s", base, n, soak.Stacks())
+			t.Errorf("goroutines: %d before the test, %d five seconds after it\n%s", base, n, soak.Stacks())
 		}
 	})
 }

@@ -64,26 +64,31 @@ func idleEndpointBound(bits int) int {
 }
 
 // TestEndpointMemoryBounds enforces the per-endpoint bounds of the package
-// documentation over 200 endpoints (40 under the race detector) whose
+// documentation over 50 endpoints (20 under the race detector) whose
 // windows are full: idle (released) at 15, 12 and 9 window bits, and live
-// at level 1 and at a klauspost level.
+// at every level (klauspost's bounded-window encoder below 15 bits).
 func TestEndpointMemoryBounds(t *testing.T) {
 	msgs := messages(40, 2048) // 80 KB each way: windows full
-	n := 200
+	n := 50
 	if raceEnabled {
-		n = 40 // the heap is the same; the race detector makes it slow
+		n = 20 // the heap is the same; the race detector makes it slow
 	}
-	for _, tc := range []struct {
+	type bound struct {
 		bits, level int
 		release     bool
 		bound       int
-	}{
+	}
+	cases := []bound{
 		{15, DefaultLevel, true, idleEndpointBound(15)},
 		{12, DefaultLevel, true, idleEndpointBound(12)},
 		{9, DefaultLevel, true, idleEndpointBound(9)},
 		{15, DefaultLevel, false, idleEndpointBound(15) + liveEncoderBound + liveReaderBound},
-		{15, 6, false, idleEndpointBound(15) + liveFlateWriterBound + liveReaderBound},
-	} {
+		{12, 9, false, idleEndpointBound(12) + liveFlateWriterBound + liveReaderBound},
+	}
+	for level := 2; level <= 9; level++ {
+		cases = append(cases, bound{15, level, false, idleEndpointBound(15) + liveFlateWriterBound + liveReaderBound})
+	}
+	for _, tc := range cases {
 		dir := Direction{ContextTakeover: true, MaxWindowBits: tc.bits}
 		per := retainedPerEndpoint(n, dir, tc.level, tc.release, msgs)
 		state := map[bool]string{true: "idle", false: "live"}[tc.release]

@@ -7,10 +7,10 @@ import (
 )
 
 // DefaultCompressionThreshold is the smallest message Write compresses
-// unless the options say otherwise, as in coder/websocket: below it a
-// deflate block's header and the Huffman tables cost about what matching
-// saves, and klauspost's encoder (levels above 1) stores such messages
-// without looking for matches.
+// unless the options say otherwise (coder/websocket's default with context
+// takeover): below it a deflate block's header and the Huffman tables cost
+// about what matching saves, and klauspost's encoder (levels above 1)
+// stores such messages without looking for matches.
 const DefaultCompressionThreshold = 128
 
 // connOptions are the fields AcceptOptions and DialOptions share.

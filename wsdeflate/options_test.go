@@ -11,6 +11,7 @@ import (
 // 3 000-byte one compressed (RFC 7692 §6: RSV1 marks which); the zero value
 // keeps the 128-byte default, so a 200-byte message is compressed.
 func TestCompressionThresholdDecidesWhatIsCompressed(t *testing.T) {
+	goroutinesReturn(t)
 	for _, tc := range []struct {
 		threshold, size int
 		rsv1            bool
@@ -33,6 +34,7 @@ func TestCompressionThresholdDecidesWhatIsCompressed(t *testing.T) {
 // TestCompressionLevelReachesTheCompressor: each end compresses at the
 // level its options ask for, and messages still round-trip.
 func TestCompressionLevelReachesTheCompressor(t *testing.T) {
+	goroutinesReturn(t)
 	for _, level := range []int{0, 1, 6, 9} {
 		servers := make(chan *Conn, 1)
 		url, _ := wsServer(t, &AcceptOptions{CompressionLevel: level}, func(ctx context.Context, c *Conn) error {
