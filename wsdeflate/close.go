@@ -129,7 +129,7 @@ func appendClose(b []byte, code StatusCode, reason string) []byte {
 // Close starts the close handshake with code and reason (RFC 6455 §7.1.2),
 // waits up to 5 seconds for the peer's close frame, and closes the
 // underlying connection. If another goroutine is in Read, that Read
-// receives the peer's close frame and returns a CloseError; otherwise
+// receives the peer's close frame and returns a *CloseError; otherwise
 // Close reads and discards messages until the close frame arrives. A code
 // that may not be sent (1005, 1006, 1015, or unassigned) or a reason longer
 // than 123 bytes is an error and sends nothing.
