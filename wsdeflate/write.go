@@ -9,7 +9,7 @@ import (
 )
 
 // Write sends p as one message of type typ, compressed when
-// permessage-deflate was negotiated and p reaches CompressionThreshold. Any number
+// permessage-deflate was negotiated and p is at least 128 bytes. Any number
 // of goroutines may Write at once; each message goes out whole. ctx bounds
 // this call: its deadline becomes the write deadline, and cancelling it
 // interrupts the write. A failed write leaves the connection unusable.
