@@ -40,12 +40,13 @@ type AcceptOptions struct {
 
 	// CompressionLevel is the level of the compressor for what this end
 	// sends; see DefaultLevel and NewCompressorLevel. 0 means DefaultLevel
-	// (1, wsdeflate's own encoder: the least CPU per byte, and a live state
-	// of at most 288 KiB). 2 to 9 are klauspost's encoders: smaller output
-	// for more CPU per byte, rising with the level to several times level
-	// 1's at 9, and a live state of at most 1.25 MiB. The live state is
-	// held only while messages flow (see IdleRelease); an idle connection
-	// keeps the same window at every level. Other values make Accept fail.
+	// (1, wsdeflate's own encoder: the fastest, with a live state of at
+	// most 288 KiB). 2 to 9 are klauspost's encoders: output a little
+	// smaller for a few times level 1's CPU per message at levels 2 to 6,
+	// and an order of magnitude more at 9, with a live state of at most
+	// 1.25 MiB. The live state is held only while messages flow (see
+	// IdleRelease); an idle connection keeps the same window at every
+	// level. Other values make Accept fail.
 	CompressionLevel int
 
 	// CompressionThreshold is the size below which Write sends a message
