@@ -60,7 +60,9 @@ func wsEchoImpls(takeover bool) []wsEchoImpl {
 // BenchmarkWSEcho measures an end-to-end echo over loopback TCP: one op is
 // one varied JSON message written by the client, echoed by the server and
 // read back, both ends compressing with permessage-deflate. It compares
-// wsdeflate's Conn with coder/websocket and gorilla/websocket.
+// wsdeflate's Conn with coder/websocket and gorilla/websocket. cpu-ns/op
+// is the whole process's CPU time per echo (both ends, GC and the kernel's
+// share), steadier than msgs/s on a loaded machine.
 //
 //	go test -run '^$' -bench WSEcho -benchtime 2000x -count 5 . | benchstat -col /impl -
 func BenchmarkWSEcho(b *testing.B) {
@@ -91,6 +93,7 @@ func benchEcho(b *testing.B, impl wsEchoImpl, takeover bool, msgs [][]byte) {
 	var n int64
 	b.ReportAllocs()
 	i := 0
+	cpu0, cpuOK := processCPU()
 	for b.Loop() {
 		m := msgs[i%len(msgs)]
 		i++
@@ -105,6 +108,9 @@ func benchEcho(b *testing.B, impl wsEchoImpl, takeover bool, msgs [][]byte) {
 	}
 	b.SetBytes(n / int64(b.N))
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
+	}
 }
 
 // checkDeflateAgreed fails a benchmark whose handshake did not agree on

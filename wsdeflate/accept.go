@@ -38,14 +38,38 @@ type AcceptOptions struct {
 	// for the memory each field saves.
 	Compression Config
 
+	// CompressionLevel is the level of the compressor for what this end
+	// sends; see DefaultLevel and NewCompressorLevel. 0 means DefaultLevel
+	// (1, wsdeflate's own encoder: the fastest, with a live state of at
+	// most 288 KiB). 2 to 9 are klauspost's encoders: output a little
+	// smaller for a few times level 1's CPU per message at levels 2 to 6,
+	// and an order of magnitude more at 9, with a live state of at most
+	// 1.25 MiB. The live state is held only while messages flow (see
+	// IdleRelease); an idle connection keeps the same window at every
+	// level. Other values make Accept fail.
+	CompressionLevel int
+
+	// CompressionThreshold is the size below which Write sends a message
+	// uncompressed (RFC 7692 lets a sender leave any message uncompressed);
+	// Writer streams are always compressed. 0 means
+	// DefaultCompressionThreshold. Raising it trades bandwidth for the CPU
+	// of compressing short messages; it costs no memory. A negative value
+	// makes Accept fail.
+	CompressionThreshold int
+
 	// ReadLimit is the largest message Read accepts, after decompression;
-	// 0 means DefaultReadLimit.
+	// 0 means DefaultReadLimit, and a negative value or math.MaxInt64 no
+	// limit beyond memory (see Conn.SetReadLimit). Buffers grow with the
+	// bytes that arrive, not with the size a frame announces.
 	ReadLimit int64
 
 	// IdleRelease is how long the connection may go without a message
-	// before it gives its live encoder and decoder (about 0.85 MiB with
-	// context takeover) back to the pools; 0 means DefaultIdleRelease and a
-	// negative value keeps them for the connection's life.
+	// before it gives its live encoder and decoder back to the pools and
+	// drops its message buffers, keeping only its windows (see "Memory per
+	// connection" in the package documentation); 0 means
+	// DefaultIdleRelease. A negative value keeps the encoder and decoder for
+	// the connection's life; the message buffers are still dropped after
+	// DefaultIdleRelease.
 	IdleRelease time.Duration
 }
 
@@ -62,9 +86,16 @@ func acceptKey(key string) string {
 // §4.2) and takes over the connection. On a request that is not a valid
 // WebSocket upgrade it writes an HTTP error response and returns an error.
 // Only HTTP/1.1 is supported: WebSockets over HTTP/2 (RFC 8441) are not.
+// Options the package cannot honour (see AcceptOptions) fail Accept with an
+// error naming the field, answered with 500 before anything is negotiated.
 func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn, error) {
 	if opts == nil {
 		opts = &AcceptOptions{}
+	}
+	o, err := checkOptions("AcceptOptions", opts.Compression, opts.ReadLimit, opts.IdleRelease, opts.CompressionLevel, opts.CompressionThreshold)
+	if err != nil {
+		http.Error(w, "wsdeflate: invalid server configuration", http.StatusInternalServerError)
+		return nil, err
 	}
 	key, status, err := checkUpgrade(r)
 	if err != nil {
@@ -114,10 +145,9 @@ func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn,
 		return nil, fmt.Errorf("wsdeflate: write handshake: %w", err)
 	}
 	return newConn(nc, brw.Reader, brw.Writer, connConfig{
+		connOptions: o,
 		subprotocol: subprotocol,
 		params:      params,
-		readLimit:   opts.ReadLimit,
-		idleRelease: opts.IdleRelease,
 	}), nil
 }
 

@@ -10,8 +10,10 @@ import (
 	"unicode/utf8"
 )
 
-// StatusCode is a close frame's status code (RFC 6455 §7.4).
-type StatusCode uint16
+// StatusCode is a close frame's status code (RFC 6455 §7.4): 16 bits on
+// the wire, an int here so that CloseStatus can report -1 for no close
+// frame, as coder/websocket's does.
+type StatusCode int
 
 // Status codes of RFC 6455 §7.4.1 and the IANA registry (§11.7).
 const (
@@ -53,8 +55,10 @@ func validWireCode(code StatusCode) bool {
 	return false
 }
 
-// CloseError is the close frame the peer sent: Read returns it once the
-// close handshake started by the peer has been answered.
+// CloseError is the close frame the peer sent: Read returns it, as a
+// value, once the close handshake started by the peer has been answered.
+// Both errors.As forms find it: a CloseError target (coder/websocket's
+// idiom) and a *CloseError one.
 type CloseError struct {
 	// Code is the peer's status code; StatusNoStatusRcvd when it sent none.
 	Code StatusCode
@@ -62,18 +66,33 @@ type CloseError struct {
 	Reason string
 }
 
-func (e *CloseError) Error() string {
+func (e CloseError) Error() string {
 	return fmt.Sprintf("wsdeflate: peer closed the connection: %d %q", e.Code, e.Reason)
 }
 
+// As lets errors.As fill a **CloseError target from a CloseError value and
+// a *CloseError target from a *CloseError, so that either form of the
+// idiom works whichever form is in the chain.
+func (e CloseError) As(target any) bool {
+	switch t := target.(type) {
+	case *CloseError:
+		*t = e
+		return true
+	case **CloseError:
+		*t = &e
+		return true
+	}
+	return false
+}
+
 // CloseStatus returns the code of the peer's close frame carried by err, or
-// 0 when err holds no *CloseError.
+// -1 when err holds no CloseError (no close frame was received).
 func CloseStatus(err error) StatusCode {
-	var ce *CloseError
+	var ce CloseError
 	if errors.As(err, &ce) {
 		return ce.Code
 	}
-	return 0
+	return -1
 }
 
 // ErrClosed reports use of a connection after its close handshake started
@@ -92,22 +111,22 @@ var errInterruptedByClose = fmt.Errorf("%w: Close ended a frame the peer had not
 // parseClose decodes a close frame's payload (RFC 6455 §5.5.1). A payload of
 // one byte, an invalid code, or a reason that is not UTF-8 is a failure,
 // with the status code to fail the connection with.
-func parseClose(p []byte) (*CloseError, StatusCode, error) {
+func parseClose(p []byte) (CloseError, StatusCode, error) {
 	switch {
 	case len(p) == 0:
-		return &CloseError{Code: StatusNoStatusRcvd}, 0, nil
+		return CloseError{Code: StatusNoStatusRcvd}, 0, nil
 	case len(p) == 1:
-		return nil, StatusProtocolError, errFrame("close frame with a 1-byte payload")
+		return CloseError{}, StatusProtocolError, errFrame("close frame with a 1-byte payload")
 	}
 	code := StatusCode(binary.BigEndian.Uint16(p))
 	if !validWireCode(code) {
-		return nil, StatusProtocolError, errFrame(fmt.Sprintf("close frame with invalid code %d", code))
+		return CloseError{}, StatusProtocolError, errFrame(fmt.Sprintf("close frame with invalid code %d", code))
 	}
 	// RFC 6455 §5.5.1: the reason is UTF-8.
 	if !utf8.Valid(p[2:]) {
-		return nil, StatusInvalidFramePayload, errFrame("close reason is not UTF-8")
+		return CloseError{}, StatusInvalidFramePayload, errFrame("close reason is not UTF-8")
 	}
-	return &CloseError{Code: code, Reason: string(p[2:])}, 0, nil
+	return CloseError{Code: code, Reason: string(p[2:])}, 0, nil
 }
 
 // appendClose appends a close frame payload for code and reason.

@@ -3,6 +3,8 @@ package wsdeflate
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"strings"
 	"testing"
 )
@@ -35,9 +37,9 @@ func TestPeerCloseReachesRead(t *testing.T) {
 		t.Fatalf("Dial: %v", err)
 	}
 	_, _, err = c.Read(context.Background())
-	ce, ok := err.(*CloseError)
-	if !ok || ce.Code != 4000 || ce.Reason != "bye" {
-		t.Fatalf("Read = %v, want *CloseError 4000 \"bye\"", err)
+	var ce CloseError
+	if !errors.As(err, &ce) || ce.Code != 4000 || ce.Reason != "bye" {
+		t.Fatalf("Read = %v, want CloseError 4000 \"bye\"", err)
 	}
 	if _, _, again := c.Read(context.Background()); again != err {
 		t.Errorf("second Read = %v, want the same close error", again)
@@ -54,5 +56,55 @@ func TestSetReadLimitCountsDecompressedBytes(t *testing.T) {
 	}
 	if _, _, err := c.Read(ctx); !errors.Is(err, ErrMessageTooBig) {
 		t.Fatalf("Read of an 8192-byte message with a 4096 limit = %v, want a 1009 failure", err)
+	}
+}
+
+// TestCloseErrorMatchesBothErrorsAsForms: the coder/websocket idiom
+// (var ce CloseError; errors.As(err, &ce)) and the pointer form both find
+// the peer's close frame, also when the error is wrapped; neither panics.
+func TestCloseErrorMatchesBothErrorsAsForms(t *testing.T) {
+	goroutinesReturn(t)
+	url := rawServer(t, "", "", []byte{0x88, 0x05, 0x0F, 0xA0, 'b', 'y', 'e'}, nil) // close 4000 "bye"
+	c, _, err := Dial(context.Background(), url, &DialOptions{DisableCompression: true})
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	_, _, err = c.Read(context.Background())
+	for _, err := range []error{err, fmt.Errorf("handler: %w", err)} {
+		var ce CloseError
+		if !errors.As(err, &ce) || ce.Code != 4000 || ce.Reason != "bye" {
+			t.Errorf("errors.As(%v, *CloseError value) = %+v, want 4000 \"bye\"", err, ce)
+		}
+		var pce *CloseError
+		if !errors.As(err, &pce) || pce.Code != 4000 || pce.Reason != "bye" {
+			t.Errorf("errors.As(%v, **CloseError) = %+v, want 4000 \"bye\"", err, pce)
+		}
+		if got := CloseStatus(err); got != 4000 {
+			t.Errorf("CloseStatus(%v) = %d, want 4000", err, got)
+		}
+	}
+	if got := CloseStatus(&CloseError{Code: StatusGoingAway}); got != StatusGoingAway {
+		t.Errorf("CloseStatus of a *CloseError = %d, want 1001", got)
+	}
+}
+
+// TestCloseStatusWithoutCloseFrameIsMinusOne: as in coder/websocket,
+// CloseStatus is -1 for an error that carries no close frame, such as a
+// peer that vanished without one (1006 is never on the wire).
+func TestCloseStatusWithoutCloseFrameIsMinusOne(t *testing.T) {
+	goroutinesReturn(t)
+	url := rawServer(t, "", "", nil, nil) // closes the TCP connection after the handshake
+	c, _, err := Dial(context.Background(), url, &DialOptions{DisableCompression: true})
+	if err != nil {
+		t.Fatalf("Dial: %v", err)
+	}
+	_, _, err = c.Read(context.Background())
+	if err == nil {
+		t.Fatal("Read after the peer vanished returned no error")
+	}
+	for _, err := range []error{nil, io.EOF, err} {
+		if got := CloseStatus(err); got != -1 {
+			t.Errorf("CloseStatus(%v) = %d, want -1", err, got)
+		}
 	}
 }

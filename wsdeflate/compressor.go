@@ -13,34 +13,34 @@ import (
 // otherwise. Level 1 is wsdeflate's own DEFLATE encoder (greedy matching,
 // like klauspost's level 1), which reuses a connection's Huffman codes from
 // one message to the next while they are estimated within 3% of new ones
-// (entropy bound and the codes' own past excess over it): building
-// new codes for every flushed message was about half of klauspost's cost
-// per 1 KB message. Its live state is about 230 KiB against klauspost's
-// 0.8 to 1.1 MiB. Levels 2 to 9 are klauspost's encoders (a single
-// bounded-window encoder below 15 window bits).
+// (entropy bound and the codes' own past excess over it): building new
+// codes for every flushed message is a large part of the cost of a short
+// message. Its live state is at most 288 KiB, against at most 1.25 MiB for
+// klauspost's encoders, which serve levels 2 to 9 (a single bounded-window
+// encoder below 15 window bits); TestEndpointMemoryBounds enforces both.
 const DefaultLevel = 1
 
 // maxReseedHistory is how much plaintext an idle Compressor keeps to re-seed
 // an encoder with. The live encoder always uses the whole agreed window;
 // this only bounds what the first message after a Release can refer to.
-// Measured on varied 1 KB JSON, re-seeding after every message (the worst
-// case): 8 KiB costs about 32 µs (BenchmarkRelease) and output 4% larger than
-// the persistent encoder's (benchmarks module, "ours-release"); re-seeding
-// from 32 KiB took about 130 µs, and would keep 24 KiB more per connection.
+// Re-seeding costs about one compression of the history, so a longer one
+// costs proportionally more time after every release (BenchmarkRelease,
+// and "ours-release" in the benchmarks module, which also measures the
+// output lost against the persistent encoder) and more memory per idle
+// connection, for little smaller output on short messages.
 const maxReseedHistory = 8 << 10
 
 // A Compressor compresses the messages one endpoint sends (RFC 7692 §7.2.1).
 // With context takeover its LZ77 window lives as long as the connection; it
 // must not be used by two goroutines at once.
 //
-// Memory with context takeover, measured over 1 000 instances (see
-// BenchmarkMemory and the package documentation): about 8 KiB while idle
-// (its re-seed history; call Release) at 13 to 15 window bits, 2^bits bytes
-// below that; while active, about 230 KiB more for its live encoder at
-// DefaultLevel (klauspost's, at higher levels, 0.8 to 1.1 MiB) and 3.6 KiB
-// for the Huffman codes it reuses. Without context takeover it keeps only
-// those codes between messages (Release drops them too): the encoder goes
-// back to a shared pool after each one.
+// Memory with context takeover (bounds enforced by TestEndpointMemoryBounds;
+// see the package documentation): while idle, its re-seed history of
+// min(2^bits, 8 KiB) bytes (call Release); while active, its live encoder
+// on top, at most 288 KiB at DefaultLevel with the Huffman codes it reuses,
+// and at most 1.25 MiB at levels 2 to 9. Without context takeover it keeps
+// only those codes between messages (Release drops them too): the encoder
+// goes back to a shared pool after each one.
 type Compressor struct {
 	dir   Direction
 	level int
@@ -152,12 +152,12 @@ func (c *Compressor) abandon() {
 // Release returns the live encoder to a shared pool, keeping only the
 // window (at most 8 KiB of recent plaintext). The next message takes an
 // encoder from the pool and re-seeds it from the window, which costs about
-// as much as compressing the window once (measured: about 32 µs, on a 1 KB
-// JSON round trip that otherwise takes 35 µs), so call Release when the
-// connection goes idle, not after every message.
+// as much as compressing the window once, several times the cost of a
+// short message, so call Release when the connection goes idle, not after
+// every message.
 //
-// Release also drops the Huffman codes the encoder reuses (about 3.6 KiB);
-// the first message after it builds new ones.
+// Release also drops the Huffman codes the encoder reuses; the first
+// message after it builds new ones.
 func (c *Compressor) Release() {
 	c.releaseEncoder()
 	c.codes = nil

@@ -23,15 +23,11 @@ const (
 const DefaultReadLimit = 1 << 20
 
 // DefaultIdleRelease is how long a connection goes without a message before
-// it releases its live compressor and decompressor to the shared pools
-// (see the package documentation for the memory this saves). Re-acquiring
-// them costs about 36 µs, so a second keeps that cost off busy connections.
+// it releases its live compressor and decompressor to the shared pools and
+// drops its message buffers (see the package documentation for the memory
+// this saves). Re-acquiring the codec costs about as much as compressing a
+// message, so a second keeps that cost off busy connections.
 const DefaultIdleRelease = time.Second
-
-// compressThreshold is the smallest message Write compresses: klauspost's
-// encoder stores shorter messages without finding matches, so compressing
-// them only adds the 1-byte block overhead and the CPU.
-const compressThreshold = 128
 
 // A Conn is a WebSocket connection (RFC 6455), with permessage-deflate
 // (RFC 7692) when it was negotiated. One goroutine may Read while any
@@ -47,6 +43,7 @@ type Conn struct {
 	subprotocol string
 	extensions  string // the negotiated Sec-WebSocket-Extensions value
 	compressed  bool
+	threshold   int // the smallest message Write compresses
 
 	// Writing. msgMu is held for a whole data message and guards comp and
 	// wbuf; wmu is held for one frame and guards bw, the frame buffers and
@@ -76,7 +73,7 @@ type Conn struct {
 	// Reading: readLock is held by the one Read in progress (a channel so
 	// that Close can wait for it with a timeout).
 	readLock      chan struct{}
-	dmu           sync.Mutex // guards decomp against the idle release
+	dmu           sync.Mutex // guards decomp, rbuf and mbuf against the idle release
 	decomp        *Decompressor
 	readLimit     atomic.Int64
 	readErr       error
@@ -93,11 +90,10 @@ type Conn struct {
 
 // connConfig is what Accept and Dial agreed on.
 type connConfig struct {
+	connOptions // checked
 	client      bool
 	subprotocol string
 	params      *Params // nil without compression
-	readLimit   int64
-	idleRelease time.Duration
 }
 
 func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *Conn {
@@ -115,10 +111,8 @@ func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *C
 		closeReceived: make(chan struct{}),
 		pings:         map[uint32]chan struct{}{},
 	}
-	if cfg.readLimit <= 0 {
-		cfg.readLimit = DefaultReadLimit
-	}
 	c.readLimit.Store(cfg.readLimit)
+	c.threshold = cfg.threshold
 	if p := cfg.params; p != nil {
 		c.compressed = true
 		c.extensions = p.String()
@@ -126,14 +120,12 @@ func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *C
 		if cfg.client {
 			send, recv = recv, send
 		}
-		c.comp = NewCompressor(send)
-		c.decomp = NewDecompressor(recv, int(min(cfg.readLimit, maxIntValue)))
-		c.idle.init(c, cfg.idleRelease)
+		c.comp, _ = NewCompressorLevel(send, cfg.level) // the level was checked
+		c.decomp = NewDecompressor(recv, intLimit(cfg.readLimit))
 	}
+	c.idle.init(c, cfg.idleRelease)
 	return c
 }
-
-const maxIntValue = int64(^uint(0) >> 1)
 
 // Subprotocol returns the subprotocol agreed in the handshake, or "".
 func (c *Conn) Subprotocol() string { return c.subprotocol }
@@ -145,12 +137,11 @@ func (c *Conn) Extensions() string { return c.extensions }
 
 // SetReadLimit sets the largest message Read accepts, counted after
 // decompression; a larger one fails the connection with 1009
-// (RFC 6455 §7.4.1). Call it between Reads.
+// (RFC 6455 §7.4.1). 0 means DefaultReadLimit; a negative value (or
+// math.MaxInt64) means no limit beyond memory, as in coder/websocket.
+// Call it between Reads.
 func (c *Conn) SetReadLimit(n int64) {
-	if n <= 0 {
-		n = DefaultReadLimit
-	}
-	c.readLimit.Store(n)
+	c.readLimit.Store(readLimitOrDefault(n))
 }
 
 // NetConn returns the underlying connection, for its addresses.

@@ -7,29 +7,32 @@ import (
 )
 
 // idleRelease gives a connection's live encoder and decoder back to the
-// shared pools once no message has gone either way for a while, so that an
-// idle connection keeps only its windows (see the package documentation).
-// It is a runtime timer, not a goroutine: it re-arms itself while messages
-// flow and stops once it has released.
+// shared pools, and drops its message buffers, once no message has gone
+// either way for a while, so that an idle connection keeps only its
+// windows however large its past messages were (see the package
+// documentation). It is a runtime timer, not a goroutine: it re-arms itself
+// while messages flow and stops once it has released.
 type idleRelease struct {
-	c     *Conn
-	after time.Duration
-	last  atomic.Int64 // monotonic nanoseconds of the last message
-	armed atomic.Bool
-	timer *time.Timer
-	epoch time.Time
-	ended sync.Once
+	c         *Conn
+	after     time.Duration
+	keepCodec bool         // IdleRelease < 0: only the buffers go
+	last      atomic.Int64 // monotonic nanoseconds of the last message
+	armed     atomic.Bool
+	timer     *time.Timer
+	epoch     time.Time
+	ended     sync.Once
 }
 
-// init sets the policy: after 0 means DefaultIdleRelease, a negative value
-// never releases.
+// init sets the policy: after 0 means DefaultIdleRelease; a negative value
+// keeps the encoder and decoder, but still drops the buffers after
+// DefaultIdleRelease.
 func (r *idleRelease) init(c *Conn, after time.Duration) {
 	r.c = c
-	if after == 0 {
+	switch {
+	case after == 0:
 		after = DefaultIdleRelease
-	}
-	if after < 0 {
-		return
+	case after < 0:
+		after, r.keepCodec = DefaultIdleRelease, true
 	}
 	r.after, r.epoch = after, time.Now()
 	r.armed.Store(true)
@@ -38,9 +41,6 @@ func (r *idleRelease) init(c *Conn, after time.Duration) {
 
 // touch records a message; it re-arms the timer if it had released.
 func (r *idleRelease) touch() {
-	if r.timer == nil {
-		return
-	}
 	r.last.Store(int64(time.Since(r.epoch)))
 	if !r.armed.Swap(true) {
 		r.timer.Reset(r.after)
@@ -54,25 +54,26 @@ func (r *idleRelease) fire() {
 		return
 	}
 	r.armed.Store(false)
-	r.release()
+	r.release(!r.keepCodec)
 }
 
-// release gives the live encoder and decoder back to the pools.
-func (r *idleRelease) release() {
+// release drops the message buffers and, if codec is set, gives the live
+// encoder and decoder back to the pools. It waits for a message in
+// progress, which holds the locks.
+func (r *idleRelease) release(codec bool) {
 	c := r.c
 	c.msgMu.Lock()
-	c.comp.Release()
+	if codec && c.comp != nil {
+		c.comp.Release()
+	}
+	c.wbuf = nil
 	c.msgMu.Unlock()
 	c.dmu.Lock()
-	c.decomp.Release()
-	c.dmu.Unlock()
-}
-
-// stop cancels the timer.
-func (r *idleRelease) stop() {
-	if r.timer != nil {
-		r.timer.Stop()
+	if codec && c.decomp != nil {
+		c.decomp.Release()
 	}
+	c.rbuf, c.mbuf = nil, nil
+	c.dmu.Unlock()
 }
 
 // end is called when the connection has failed or closed: it carries no
@@ -81,8 +82,9 @@ func (r *idleRelease) stop() {
 // because the caller may hold the message lock it takes (a Write failing
 // mid-message).
 func (r *idleRelease) end() {
-	r.stop()
-	if r.c != nil {
-		r.ended.Do(func() { go r.release() })
+	if r.c == nil {
+		return
 	}
+	r.timer.Stop()
+	r.ended.Do(func() { go r.release(true) })
 }

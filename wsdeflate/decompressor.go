@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/klauspost/compress/flate"
 )
@@ -25,11 +26,11 @@ var ErrMessageTooBig = errors.New("wsdeflate: message exceeds the size limit")
 // nothing is re-seeded per message; it must not be used by two goroutines at
 // once.
 //
-// Memory with context takeover, measured over 1 000 instances (see
-// BenchmarkMemory and the package documentation): 2^bits bytes while idle
-// (the window the peer may refer to, 32 KiB at 15 bits; call Release) and
-// about 35 KiB more while it holds a live reader. Without context takeover
-// it keeps nothing between messages.
+// Memory with context takeover (bounds enforced by TestEndpointMemoryBounds;
+// see the package documentation): 2^bits bytes while idle, at least 512
+// (the window the peer may refer to, 32 KiB at 15 bits; call Release), and
+// a reader of at most 48 KiB more while it holds a live one. Without
+// context takeover it keeps nothing between messages.
 type Decompressor struct {
 	dir    Direction
 	limit  int
@@ -49,12 +50,15 @@ type Decompressor struct {
 }
 
 // NewDecompressor returns a Decompressor for direction d that refuses
-// messages larger than maxSize bytes once inflated (0 means
-// DefaultMaxMessageSize). A MaxWindowBits of 0 means 15.
+// messages larger than maxSize bytes once inflated (0 or less means
+// DefaultMaxMessageSize; math.MaxInt means no limit beyond memory). A
+// MaxWindowBits of 0 means 15; a decompressor accepts every window up to
+// 15 bits, so out-of-range values mean 15 too.
 func NewDecompressor(d Direction, maxSize int) *Decompressor {
 	if maxSize <= 0 {
 		maxSize = DefaultMaxMessageSize
 	}
+	maxSize = intLimit(int64(maxSize))
 	if d.MaxWindowBits <= 0 || d.MaxWindowBits > 15 {
 		d.MaxWindowBits = 15
 	}
@@ -117,14 +121,22 @@ func (d *Decompressor) Decompress(dst, payload []byte) ([]byte, error) {
 	defer d.dropLargeInput()
 	start := len(dst)
 	for {
+		// One byte over the limit is enough to know the message is too big
+		// (d.limit < MaxInt, so this cannot wrap).
+		left := d.limit + 1 - (len(dst) - start)
 		if len(dst) == cap(dst) {
-			// Grow geometrically, but never past limit+1: one byte over is
-			// enough to know the message is too big.
-			want := min(max(cap(dst)-start, 2*len(payload), 4096), d.limit+1-(len(dst)-start))
-			grown := make([]byte, len(dst), len(dst)+want)
+			// Grow geometrically, but never past the limit.
+			want := max(cap(dst)-start, 4096)
+			if len(payload) < math.MaxInt/2 {
+				want = max(want, 2*len(payload))
+			}
+			grown := make([]byte, len(dst), len(dst)+min(want, left))
 			dst = grown[:copy(grown, dst)]
 		}
-		room := dst[len(dst):min(cap(dst), start+d.limit+1)]
+		room := dst[len(dst):cap(dst)]
+		if len(room) > left {
+			room = room[:left]
+		}
 		n, err := d.fr.Read(room)
 		dst = dst[:len(dst)+n]
 		if len(dst)-start > d.limit {
@@ -179,9 +191,8 @@ func (d *Decompressor) finish(msg []byte) {
 
 // Release returns the live reader to a shared pool, keeping only the window.
 // The next message re-seeds a pooled reader from it, which costs a copy of
-// the window (measured: about 4 µs at 15 bits, on a 1 KB JSON round trip
-// that otherwise takes 35 µs). Call it when the connection goes idle; a
-// server short of memory can also call it after every message.
+// the window. Call it when the connection goes idle; a server short of
+// memory can also call it after every message.
 func (d *Decompressor) Release() {
 	if d.fr == nil {
 		return

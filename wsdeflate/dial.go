@@ -8,6 +8,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -37,8 +38,15 @@ type DialOptions struct {
 	// the URL's host as ServerName.
 	TLSConfig *tls.Config
 
-	// ReadLimit is the largest message Read accepts, after decompression;
-	// 0 means DefaultReadLimit.
+	// CompressionLevel is as in AcceptOptions; other values than 0..9 make
+	// Dial fail.
+	CompressionLevel int
+
+	// CompressionThreshold is as in AcceptOptions; a negative value makes
+	// Dial fail.
+	CompressionThreshold int
+
+	// ReadLimit is as in AcceptOptions.
 	ReadLimit int64
 
 	// IdleRelease is as in AcceptOptions.
@@ -50,13 +58,26 @@ type DialOptions struct {
 	NetDial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
+// maxHandshakeResponse bounds what Dial reads of the server's handshake
+// response (status line and headers, and the body of a refusal), so that a
+// server streaming header lines cannot make it buffer them until ctx ends.
+// A 101 response is a few hundred bytes; net/http's client allows 10 MB.
+const maxHandshakeResponse = 64 << 10
+
 // Dial opens a WebSocket connection to a ws:// or wss:// URL (RFC 6455
 // §4.1). ctx bounds the TCP connect and the handshake. The handshake
-// response is returned also on failure when one was read, for its status
-// and headers; its body is closed.
+// response may be at most 64 KiB (status line and headers); a larger one
+// fails Dial with an error saying so. The handshake response is returned
+// also on failure when one was read, for its status and headers; its body
+// is closed. Options the package cannot honour (see DialOptions) fail Dial
+// before it connects, with an error naming the field.
 func Dial(ctx context.Context, rawURL string, opts *DialOptions) (*Conn, *http.Response, error) {
 	if opts == nil {
 		opts = &DialOptions{}
+	}
+	o, err := checkOptions("DialOptions", opts.Compression, opts.ReadLimit, opts.IdleRelease, opts.CompressionLevel, opts.CompressionThreshold)
+	if err != nil {
+		return nil, nil, err
 	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
@@ -101,7 +122,7 @@ func Dial(ctx context.Context, rawURL string, opts *DialOptions) (*Conn, *http.R
 		}
 		nc = tc
 	}
-	c, resp, err := handshake(ctx, nc, u, opts)
+	c, resp, err := handshake(ctx, nc, u, opts, o)
 	if err != nil {
 		nc.Close()
 		return nil, resp, err
@@ -114,7 +135,7 @@ func Dial(ctx context.Context, rawURL string, opts *DialOptions) (*Conn, *http.R
 
 // handshake sends the opening request over nc and checks the response
 // (RFC 6455 §4.1, RFC 7692 §5).
-func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions) (*Conn, *http.Response, error) {
+func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions, o connOptions) (*Conn, *http.Response, error) {
 	var raw [16]byte
 	rand.Read(raw[:])
 	key := base64.StdEncoding.EncodeToString(raw[:])
@@ -144,9 +165,13 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions) 
 	if err := bw.Flush(); err != nil {
 		return nil, nil, fmt.Errorf("wsdeflate: dial: write handshake: %w", err)
 	}
-	br := bufio.NewReader(nc)
+	limited := &handshakeReader{r: nc, n: maxHandshakeResponse}
+	br := bufio.NewReader(limited)
 	resp, err := http.ReadResponse(br, req)
-	if err != nil {
+	switch {
+	case errors.Is(err, errHandshakeTooLarge):
+		return nil, nil, fmt.Errorf("wsdeflate: dial: handshake response exceeds %d KiB", maxHandshakeResponse>>10)
+	case err != nil:
 		return nil, nil, fmt.Errorf("wsdeflate: dial: read handshake: %w", err)
 	}
 	resp.Body.Close()
@@ -180,12 +205,38 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions) 
 			params = &p
 		}
 	}
+	limited.n = -1 // the handshake is over: frames are bounded by the read limit
 	bufw := bufio.NewWriterSize(nc, 4<<10)
 	return newConn(nc, br, bufw, connConfig{
+		connOptions: o,
 		client:      true,
 		subprotocol: sub,
 		params:      params,
-		readLimit:   opts.ReadLimit,
-		idleRelease: opts.IdleRelease,
 	}), resp, nil
+}
+
+// errHandshakeTooLarge is what handshakeReader returns past its limit.
+var errHandshakeTooLarge = errors.New("wsdeflate: handshake response too large")
+
+// handshakeReader reads from r at most n bytes, then fails with
+// errHandshakeTooLarge; n < 0 lifts the limit, once the handshake is over,
+// so the buffered reader on top of it can go on reading frames.
+type handshakeReader struct {
+	r io.Reader
+	n int64
+}
+
+func (h *handshakeReader) Read(p []byte) (int, error) {
+	switch {
+	case h.n < 0:
+		return h.r.Read(p)
+	case h.n == 0:
+		return 0, errHandshakeTooLarge
+	}
+	if int64(len(p)) > h.n {
+		p = p[:h.n]
+	}
+	n, err := h.r.Read(p)
+	h.n -= int64(n)
+	return n, err
 }

@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"context"
 	"encoding/binary"
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -132,5 +134,61 @@ func TestDialWSSOverTLS(t *testing.T) {
 	}
 	if _, _, err := c.Read(ctx); CloseStatus(err) != StatusNormalClosure {
 		t.Errorf("after the echo, Read = %v; want the server's 1000 close", err)
+	}
+}
+
+// TestDialBoundsTheHandshakeResponse: a server that answers 101 and then
+// streams header lines without end (or one endless line) must not make Dial
+// buffer what it sends until ctx ends: Dial fails once the response passes
+// maxHandshakeResponse, with an error naming the limit, having allocated a
+// small multiple of it.
+func TestDialBoundsTheHandshakeResponse(t *testing.T) {
+	for _, tc := range []struct{ name, start, repeat string }{
+		{"endless header lines", "HTTP/1.1 101 Switching Protocols\r\n", "X-Filler: " + strings.Repeat("a", 100) + "\r\n"},
+		{"one endless line", "HTTP/1.1 101 Switching Protocols\r\nX-Filler: ", strings.Repeat("a", 100)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			goroutinesReturn(t)
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ln.Close()
+			served := make(chan struct{})
+			go func() {
+				defer close(served)
+				nc, err := ln.Accept()
+				if err != nil {
+					return
+				}
+				defer nc.Close()
+				nc.SetDeadline(time.Now().Add(20 * time.Second))
+				go io.Copy(io.Discard, nc) // the request
+				if _, err := io.WriteString(nc, tc.start); err != nil {
+					return
+				}
+				chunk := []byte(strings.Repeat(tc.repeat, 40))
+				for {
+					if _, err := nc.Write(chunk); err != nil {
+						return // Dial gave up and closed the connection
+					}
+				}
+			}()
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+			defer cancel()
+			var m0, m1 runtime.MemStats
+			runtime.ReadMemStats(&m0)
+			_, _, err = Dial(ctx, "ws://"+ln.Addr().String()+"/", nil)
+			runtime.ReadMemStats(&m1)
+			if err == nil || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "64 KiB") {
+				t.Fatalf("Dial to an endless handshake response: %v; want an error naming the 64 KiB limit", err)
+			}
+			got := m1.TotalAlloc - m0.TotalAlloc
+			t.Logf("Dial allocated %d KiB", got>>10)
+			if got > 16*maxHandshakeResponse {
+				t.Errorf("Dial allocated %d KiB reading a response it refused at %d KiB", got>>10, maxHandshakeResponse>>10)
+			}
+			<-served
+		})
 	}
 }

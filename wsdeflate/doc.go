@@ -48,49 +48,51 @@
 // fragments, [Conn.Ping] waits for the matching pong and [Conn.Close] runs the
 // close handshake (RFC 6455 §7). A Conn starts no goroutine: Read answers
 // pings and notices pongs and close frames, so one goroutine reads while any
-// number write. Messages under 128 bytes are sent uncompressed (see Limits).
+// number write. Messages under [DefaultCompressionThreshold] bytes are sent
+// uncompressed unless [AcceptOptions.CompressionThreshold] says otherwise
+// (see Limits).
 //
-// A connection with compression gives its live encoder and decoder back to
-// the pools once no message has gone either way for
+// A connection gives its live encoder and decoder back to the pools, and
+// drops its message buffers, once no message has gone either way for
 // [AcceptOptions.IdleRelease] or [DialOptions.IdleRelease]
-// ([DefaultIdleRelease], one second, by default; negative keeps them). With
-// context takeover and 15 window bits that takes an endpoint from about
-// 320 KiB to 40 KiB (the table below); the next message re-acquires them for
-// about 36 µs, which is why the default waits a second rather than
-// releasing after every message. The release is a runtime timer, not a
-// goroutine, and it re-arms only when messages flow again.
+// ([DefaultIdleRelease], one second, by default; a negative value keeps the
+// encoder and decoder but still drops the buffers). The next message
+// re-acquires them, which costs about as much as compressing the window
+// once, which is why the default waits a second rather than releasing after
+// every message. The release is a runtime timer, not a goroutine, and it
+// re-arms only when messages flow again.
 //
 // # Memory per connection
 //
-// The live encoder and decoder are large (our level-1 encoder about
-// 230 KiB, a klauspost Writer at higher levels about 1 MiB, a reader about
-// 35 KiB), so they are shared through pools. A connection that goes idle
-// calls [Compressor.Release] and [Decompressor.Release]; it then keeps only
-// its windows, and the next message takes an encoder from the pool and
-// re-seeds it. Measured over 1 000 endpoints
-// (BenchmarkMemory), one endpoint (compressor + decompressor, both
-// directions with context takeover, DefaultLevel) retains:
+// The live encoder and decoder are large, so they are shared through pools
+// and held only while messages flow. One endpoint (compressor and
+// decompressor, context takeover both ways) keeps, at 2^bits window bits:
 //
-//	window bits   idle (released)   active (live encoder + reader)
-//	15            40 KiB            317 KiB
-//	12             8.5 KiB          260 KiB
-//	 9             1.5 KiB          253 KiB
-//	no takeover    0.5 KiB          4.0 KiB (encoders pooled per message;
-//	                                the reused Huffman codes stay)
+//   - idle: the window it inflates against (2^bits bytes, at least 512), at
+//     most 8 KiB of history to re-seed its compressor from, and at most
+//     4 KiB of other state — at most 44 KiB at 15 bits, 12 KiB at 12 and
+//     5 KiB at 9;
+//   - while messages flow, on top of that: the encoder, at most 288 KiB at
+//     [DefaultLevel] and 1.25 MiB at levels 2 to 9 (klauspost's), and a
+//     reader of at most 48 KiB; and message buffers that grow with the
+//     messages and go with the idle release.
 //
-// coder/websocket, for comparison, keeps about 1.2 MiB per endpoint with
-// context takeover whether the connection is busy or idle. The idle
-// compressor keeps 8 KiB of history even at 15 bits (re-seeding from more
-// costs more time than the bytes it saves); the idle decompressor keeps the
-// whole window the peer may refer to, so asking the peer for fewer window
-// bits ([Config.ClientMaxWindowBits] on a server) is what shrinks it further.
+// Without context takeover an idle endpoint keeps no window. A connection
+// pair (both endpoints, with the HTTP server's state for the connection)
+// that has echoed a 1 MiB message each way keeps at most 256 KiB once idle.
+// Tests enforce each of these bounds (TestEndpointMemoryBounds,
+// TestIdleConnectionReturnsToIdleMemoryAfterLargeMessage); the benchmarks
+// module measures the figures, side by side with coder/websocket and
+// gorilla/websocket.
 //
-// Undoing a Release costs a copy of the window for the decompressor (about
-// 4 µs) and one 8 KiB compression for the compressor (about 32 µs), against
-// about 35 µs for a whole 1 KB JSON round trip, so a connection should
-// release after a short idle period (say, when nothing has been sent or
-// received for a second), not after every message. The benchmarks module
-// measures releasing after every message too ("ours-release").
+// The idle compressor keeps 8 KiB of history even at 15 bits (re-seeding
+// from more costs more time than the bytes it saves); the idle decompressor
+// keeps the whole window the peer may refer to, so asking the peer for
+// fewer window bits ([Config.ClientMaxWindowBits] on a server) is what
+// shrinks it further. Undoing a Release costs a copy of the window for the
+// decompressor and one compression of the 8 KiB history for the
+// compressor, so a connection should release after a short idle period,
+// not after every message.
 //
 // # Deadlines and closing
 //
@@ -122,10 +124,43 @@
 //
 // # Limits
 //
-// A [Conn] sends messages shorter than 128 bytes uncompressed, as
-// coder/websocket does: a deflate block header costs a few bytes, and the
-// compressor at levels above 1 (klauspost's) stores such messages without
-// looking for matches and restarts its history after one.
+// Every size a peer controls is bounded. A message larger than the read
+// limit ([DefaultReadLimit] unless [AcceptOptions.ReadLimit],
+// [DialOptions.ReadLimit] or [Conn.SetReadLimit] say otherwise; a negative
+// value or math.MaxInt64 means no limit beyond memory) fails the
+// connection with 1009, counted after decompression and checked while
+// inflating. A frame's payload buffer grows as its bytes arrive, to at most
+// twice what has arrived, never to the length its header announces: a
+// server connection stalled in a frame that announces 2 MiB and sends
+// nothing has allocated at most 64 KiB, its handshake included
+// (TestAnnouncedPayloadIsNotAllocatedBeforeItArrives). [Dial] reads at most
+// 64 KiB of the server's handshake response. Options the package cannot
+// honour fail [Accept] or [Dial] with an error naming the field.
+//
+// A [Conn] sends messages shorter than [DefaultCompressionThreshold] (128)
+// bytes uncompressed, as coder/websocket does: a deflate block header costs
+// a few bytes, and the compressor at levels above 1 (klauspost's) stores
+// such messages without looking for matches and restarts its history after
+// one.
+//
+// # Coming from coder/websocket or gorilla/websocket
+//
+// [Accept], [Dial], [Conn.Read], [Conn.Write], [Conn.Reader],
+// [Conn.Writer], [Conn.Ping], [Conn.CloseRead] and [Conn.Close] follow
+// coder/websocket's shapes: a ctx per call, and whole messages or streams.
+// [CloseError] and [CloseStatus] work
+// as coder's do: var ce CloseError; errors.As(err, &ce) finds the peer's
+// close frame (a *CloseError target works too), and CloseStatus is -1 when
+// no close frame was received. Differences: Read returns a slice the caller
+// owns, as coder's does, but the read limit defaults to 1 MiB, not 32 KiB
+// (SetReadLimit(-1) lifts it in both); compression is negotiated by
+// default, with context takeover ([AcceptOptions.DisableCompression] turns
+// it off; coder's default is off), and the live encoder and decoder of
+// context takeover go back to shared pools when the connection goes idle
+// instead of being kept for its life. Compared with gorilla/websocket:
+// there is no separate Upgrader (Accept takes its options), a ctx per call
+// replaces SetReadDeadline and SetWriteDeadline, Write may be called from
+// any number of goroutines at once, and context takeover is supported.
 //
 // # Conformance tests
 //

@@ -25,12 +25,13 @@ func heapInUse() uint64 {
 // endpoint compresses and then decompresses its own output, which exercises
 // both directions' state) and reports the heap each keeps, idle (released)
 // or active (holding its live encoder and decoder).
-func retainedPerEndpoint(n int, dir Direction, release bool, msgs [][]byte) float64 {
+func retainedPerEndpoint(n int, dir Direction, level int, release bool, msgs [][]byte) float64 {
 	before := heapInUse()
 	eps := make([]endpoint, n)
 	var wire, plain []byte
 	for i := range eps {
-		eps[i] = endpoint{NewCompressor(dir), NewDecompressor(dir, 0)}
+		c, _ := NewCompressorLevel(dir, level)
+		eps[i] = endpoint{c, NewDecompressor(dir, 0)}
 		for _, m := range msgs {
 			wire, _ = eps[i].c.Compress(wire[:0], m)
 			plain, _ = eps[i].d.Decompress(plain[:0], wire)
@@ -45,9 +46,62 @@ func retainedPerEndpoint(n int, dir Direction, release bool, msgs [][]byte) floa
 	return float64(after-before) / float64(n)
 }
 
+// The bounds the package documentation states for one endpoint (compressor
+// and decompressor, context takeover both ways): idle, its windows and a
+// few KiB of state; live, the encoder and reader on top.
+const (
+	endpointStateBound   = 4 << 10
+	liveEncoderBound     = 288 << 10  // level 1, wsdeflate's own encoder
+	liveFlateWriterBound = 1280 << 10 // levels 2 to 9, klauspost's
+	liveReaderBound      = 48 << 10
+)
+
+// idleEndpointBound is what an idle endpoint may keep at bits: the window
+// it inflates against (at least 512 bytes), the compressor's re-seed
+// history (at most 8 KiB) and endpointStateBound.
+func idleEndpointBound(bits int) int {
+	return 1<<max(bits, minZlibWindowBits) + min(1<<bits, maxReseedHistory) + endpointStateBound
+}
+
+// TestEndpointMemoryBounds enforces the per-endpoint bounds of the package
+// documentation over 50 endpoints (20 under the race detector) whose
+// windows are full: idle (released) at 15, 12 and 9 window bits, and live
+// at every level (klauspost's bounded-window encoder below 15 bits).
+func TestEndpointMemoryBounds(t *testing.T) {
+	msgs := messages(40, 2048) // 80 KB each way: windows full
+	n := 50
+	if raceEnabled {
+		n = 20 // the heap is the same; the race detector makes it slow
+	}
+	type bound struct {
+		bits, level int
+		release     bool
+		bound       int
+	}
+	cases := []bound{
+		{15, DefaultLevel, true, idleEndpointBound(15)},
+		{12, DefaultLevel, true, idleEndpointBound(12)},
+		{9, DefaultLevel, true, idleEndpointBound(9)},
+		{15, DefaultLevel, false, idleEndpointBound(15) + liveEncoderBound + liveReaderBound},
+		{12, 9, false, idleEndpointBound(12) + liveFlateWriterBound + liveReaderBound},
+	}
+	for level := 2; level <= 9; level++ {
+		cases = append(cases, bound{15, level, false, idleEndpointBound(15) + liveFlateWriterBound + liveReaderBound})
+	}
+	for _, tc := range cases {
+		dir := Direction{ContextTakeover: true, MaxWindowBits: tc.bits}
+		per := retainedPerEndpoint(n, dir, tc.level, tc.release, msgs)
+		state := map[bool]string{true: "idle", false: "live"}[tc.release]
+		if per > float64(tc.bound) {
+			t.Errorf("%d bits, level %d, %s: %.1f KiB per endpoint, over the documented %.1f KiB", tc.bits, tc.level, state, per/1024, float64(tc.bound)/1024)
+		}
+		t.Logf("%d bits, level %d, %s: %.1f KiB per endpoint (bound %.1f KiB)", tc.bits, tc.level, state, per/1024, float64(tc.bound)/1024)
+	}
+}
+
 // BenchmarkMemory reports the heap retained per connection endpoint
-// (compressor + decompressor) over 1 000 endpoints, the figures quoted in
-// the Compressor and Decompressor docs:
+// (compressor + decompressor) over 1 000 endpoints, the figures the bounds
+// of TestEndpointMemoryBounds are checked against:
 //
 //	go test -run '^$' -bench Memory -benchtime 1x ./wsdeflate
 func BenchmarkMemory(b *testing.B) {
@@ -60,7 +114,7 @@ func BenchmarkMemory(b *testing.B) {
 				b.Run(fmt.Sprintf("bits=%d/takeover=%v/%s", bits, ct, state), func(b *testing.B) {
 					var per float64
 					for b.Loop() {
-						per = retainedPerEndpoint(1000, dir, release, msgs)
+						per = retainedPerEndpoint(1000, dir, DefaultLevel, release, msgs)
 					}
 					b.ReportMetric(per/1024, "KiB/endpoint")
 				})

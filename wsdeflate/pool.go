@@ -10,9 +10,9 @@ import (
 
 // Live encoders and decoders are shared between connections through these
 // pools: an idle connection keeps only its window (see window.go), so the
-// large state of an encoder (about 230 KB for ours, 0.8 to 1.1 MB for a
+// large state of an encoder (at most 288 KiB for ours, 1.25 MiB for a
 // klauspost Writer: match history, hash table, tokens) and a klauspost
-// Reader (about 35 KB) is paid only while a connection is active.
+// Reader (at most 48 KiB) is paid only while a connection is active.
 
 // deflater is a live encoder: wsdeflate's own at level 1, klauspost's
 // *flate.Writer above.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -18,7 +19,7 @@ const compressedSlack = 1 << 10
 // decompressed and, for text, validated as UTF-8. The returned slice is the
 // caller's. Pings are answered and pongs delivered to Ping while Read
 // waits. When the peer closes, Read answers the close frame and returns a
-// *CloseError; after any error the connection is unusable and every later
+// CloseError; after any error the connection is unusable and every later
 // Read returns the same error; a message over the read limit fails with
 // an error wrapping ErrMessageTooBig (and 1009 to the peer). ctx bounds this call: its deadline becomes
 // the read deadline, and cancelling it fails the connection.
@@ -35,16 +36,13 @@ func (c *Conn) Read(ctx context.Context) (MessageType, []byte, error) {
 	stop := watchContext(ctx, c.nc.SetReadDeadline)
 	typ, msg, err := c.readMessage()
 	stop()
-	if err != nil {
-		return 0, nil, err
-	}
-	return typ, append([]byte(nil), msg...), nil
+	return typ, msg, err
 }
 
 // readMessage reads frames until a whole data message has arrived,
 // handling control frames in between (RFC 6455 §5.4: they may be
-// interleaved with a fragmented message). The message it returns is valid
-// until the next call. Any error is stored in c.readErr.
+// interleaved with a fragmented message), and returns a copy of it. Any
+// error is stored in c.readErr.
 func (c *Conn) readMessage() (MessageType, []byte, error) {
 	typ, msg, err := c.readFrames()
 	if err != nil {
@@ -55,24 +53,31 @@ func (c *Conn) readMessage() (MessageType, []byte, error) {
 }
 
 func (c *Conn) readFrames() (MessageType, []byte, error) {
-	limit := c.readLimit.Load()
-	c.rbuf = c.rbuf[:0]
 	first, err := c.nextDataFrame(false)
 	if err != nil {
 		return 0, nil, err
 	}
+	// From the first frame of a message until its copy is made, the
+	// message buffers are in use: the idle release waits for them.
+	c.dmu.Lock()
+	defer c.dmu.Unlock()
+	limit := c.readLimit.Load()
 	typ, compressed := first.op, first.rsv1
+	// The payload may exceed the limit by compressedSlack when compressed
+	// (never past what an int can count): the limit applies once inflated.
+	bound := min(limit, maxIntValue)
+	if compressed {
+		bound = min(addSize(limit, compressedSlack), maxIntValue)
+	}
+	c.rbuf = c.rbuf[:0]
 	for h := first; ; {
-		max := limit
-		if compressed {
-			max += compressedSlack
-		}
-		if int64(len(c.rbuf))+h.length > max {
+		// Compared by subtraction: h.length comes from the peer, up to
+		// 2^63-1, and a sum could wrap.
+		if h.length > bound-int64(len(c.rbuf)) {
 			return 0, nil, c.fail(StatusMessageTooBig, fmt.Errorf("%w of %d bytes", ErrMessageTooBig, limit))
 		}
 		start := len(c.rbuf)
-		c.rbuf = grow(c.rbuf, int(h.length))
-		if _, err := io.ReadFull(c.br, c.rbuf[start:]); err != nil {
+		if c.rbuf, err = appendPayload(c.rbuf, c.br, h.length); err != nil {
 			return 0, nil, c.readFailure(unexpected(err))
 		}
 		if h.masked {
@@ -97,7 +102,33 @@ func (c *Conn) readFrames() (MessageType, []byte, error) {
 		return 0, nil, c.fail(StatusInvalidFramePayload, errFrame("text message is not UTF-8"))
 	}
 	c.idle.touch()
-	return MessageType(typ), msg, nil
+	return MessageType(typ), append([]byte(nil), msg...), nil
+}
+
+// minPayloadGrowth is the least a payload buffer grows by when it is full.
+const minPayloadGrowth = 4 << 10
+
+// appendPayload appends the next n bytes from r to b. The buffer grows as
+// the bytes arrive, to at most twice what has arrived (and at least
+// minPayloadGrowth), never to the length a frame header announced: a
+// header claiming megabytes that never come costs no more than any other.
+func appendPayload(b []byte, r io.Reader, n int64) ([]byte, error) {
+	for n > 0 {
+		if len(b) == cap(b) {
+			b = slices.Grow(b, int(min(n, int64(max(len(b), minPayloadGrowth)))))
+		}
+		room := b[len(b):cap(b)]
+		if int64(len(room)) > n {
+			room = room[:n]
+		}
+		k, err := io.ReadFull(r, room)
+		b = b[:len(b)+k]
+		n -= int64(k)
+		if err != nil {
+			return b, err
+		}
+	}
+	return b, nil
 }
 
 // nextDataFrame reads frames until the header of a data frame, handling
@@ -140,12 +171,10 @@ func (c *Conn) nextDataFrame(inMessage bool) (header, error) {
 	}
 }
 
-// inflate decompresses the message in c.rbuf into c.mbuf.
+// inflate decompresses the message in c.rbuf into c.mbuf; c.dmu is held.
 func (c *Conn) inflate(limit int64) ([]byte, error) {
-	c.dmu.Lock()
-	c.decomp.limit = int(min(limit, maxIntValue))
+	c.decomp.limit = intLimit(limit)
 	msg, err := c.decomp.Decompress(c.mbuf[:0], c.rbuf)
-	c.dmu.Unlock()
 	if msg != nil {
 		c.mbuf = msg
 	}
@@ -157,14 +186,6 @@ func (c *Conn) inflate(limit int64) ([]byte, error) {
 		return nil, c.fail(StatusInvalidFramePayload, err)
 	}
 	return msg, nil
-}
-
-// grow extends b by n bytes.
-func grow(b []byte, n int) []byte {
-	if cap(b)-len(b) < n {
-		b = append(b[:cap(b)], make([]byte, n-(cap(b)-len(b)))...)[:len(b)]
-	}
-	return b[:len(b)+n]
 }
 
 // readFailure turns a read error into the connection's final error: a

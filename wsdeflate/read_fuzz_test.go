@@ -35,7 +35,11 @@ func FuzzConnRead(f *testing.F) {
 			client.Close()
 		}()
 		p := Params{ServerMaxWindowBits: 15, ClientMaxWindowBits: 15}
-		conn := newConn(server, bufio.NewReader(server), bufio.NewWriter(server), connConfig{params: &p, readLimit: 4096, idleRelease: -1})
+		opts := connOptions{readLimit: 4096, idleRelease: -1}
+		if err := opts.check("test"); err != nil {
+			t.Fatal(err)
+		}
+		conn := newConn(server, bufio.NewReader(server), bufio.NewWriter(server), connConfig{connOptions: opts, params: &p})
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		for range 100 {

@@ -38,7 +38,7 @@ func (c *Conn) Reader(ctx context.Context) (MessageType, io.Reader, error) {
 	if h.rsv1 {
 		s.inflating = true
 		c.dmu.Lock()
-		c.decomp.limit = int(min(s.limit, maxIntValue))
+		c.decomp.limit = intLimit(s.limit)
 		s.src = c.decomp.Reader(&s.frames)
 	}
 	return MessageType(h.op), s, nil

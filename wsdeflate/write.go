@@ -49,7 +49,7 @@ func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 		return fmt.Errorf("wsdeflate: write: %w", err)
 	}
 	payload, owned, rsv1 := p, false, false
-	if c.comp != nil && len(p) >= compressThreshold {
+	if c.comp != nil && len(p) >= c.threshold {
 		out, err := c.comp.Compress(c.wbuf[:0], p)
 		if err != nil {
 			return c.writeFailure(ctx, err)
