@@ -140,7 +140,7 @@ func appendClose(b []byte, code StatusCode, reason string) []byte {
 // the peer does: that bound covers waiting for a frame being written to
 // finish (the close frame cannot go inside one), sending the close frame,
 // and waiting for the peer's. If another goroutine is in Read, that Read
-// receives the peer's close frame and returns a *CloseError; otherwise Close
+// receives the peer's close frame and returns a CloseError; otherwise Close
 // reads and discards messages until the close frame arrives. A peer that
 // does not answer in time is not an error. A frame still being written when
 // the 5 seconds end (its peer has stopped reading) is cut short: Close

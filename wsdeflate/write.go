@@ -16,8 +16,9 @@ import (
 const controlWriteTimeout = 5 * time.Second
 
 // Write sends p as one message of type typ, compressed when
-// permessage-deflate was negotiated and p is at least 128 bytes. Any number
-// of goroutines may Write at once; each message goes out whole.
+// permessage-deflate was negotiated and p is at least the connection's
+// CompressionThreshold long. Any number of goroutines may Write at once;
+// each message goes out whole.
 //
 // ctx bounds this call, waiting for other writers included, and nothing
 // after it: its deadline is on the socket only while this message's frame
