@@ -64,7 +64,7 @@ func (p *encoderPool) encodePadded(dst, src []byte, pad int) ([]byte, error) {
 		return p.encode(dst, src)
 	case p.coding == "zstd":
 		return p.encode(appendPadding(dst, "zstd", pad), src)
-	case p.codec == Gzip() && ownEncodes(p.level, len(src)):
+	case p.codec == gzipOwn && ownEncodes(p.level, len(src)):
 		return gzipBuiltin.appendOwn(dst, src, padText[:min(pad, maxGzipComment)]), nil
 	default:
 		return p.encodeStreaming(dst, src, pad)
