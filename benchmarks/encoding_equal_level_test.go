@@ -57,15 +57,7 @@ func BenchmarkEqualLevel(b *testing.B) {
 			for _, impl := range impls {
 				serve := impl.prepare(body, r)
 				b.Run(fmt.Sprintf("coding=%s/level=%d/body=%s/impl=%s", c.name, c.level, body.name, impl.name), func(b *testing.B) {
-					w := &sinkWriter{h: http.Header{}}
-					checkEncoded(b, w, serve, impl, c.name, body.data)
-					b.ReportAllocs()
-					b.SetBytes(int64(len(body.data)))
-					for b.Loop() {
-						w.reset()
-						serve(w)
-					}
-					b.ReportMetric(float64(w.n), "out-B")
+					serveLoop(b, serve, impl, c.name, body.data)
 				})
 			}
 		}
