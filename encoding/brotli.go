@@ -29,6 +29,9 @@ type brotliCodec struct {
 	// the window sized to the body: a writer's hash table is chosen at its
 	// first use, so a pool must not mix windows.
 	whole [brotli.BestCompression + 1][brotliMaxWindow + 1]sync.Pool
+	// own sends small bodies to squeeze's own encoder (see
+	// OwnSmallBodyEncoders).
+	own bool
 }
 
 var brotliBuiltin = new(brotliCodec)
@@ -39,11 +42,9 @@ var brotliBuiltin = new(brotliCodec)
 // after a long stream (BenchmarkRetainedMemory), with a 1 MB window. Bodies
 // known whole are encoded with a window just large enough for the body
 // (1 KB at least), so the client's decoder needs no more than that either;
-// their writers are pooled per quality and window. Bodies known whole of up
-// to 8 KB at qualities 3 and 4 go to squeeze's own encoder instead, 210 to
-// 250 KB per pooled encoder plus 145 KB shared: smaller output than
-// andybalholm's quality 4 for a quarter of its instructions (see
-// ownBrotliMaxBody).
+// their writers are pooled per quality and window.
+// OwnSmallBodyEncoders(Brotli()) sends small bodies at quality 3 to
+// squeeze's own encoder instead.
 func Brotli() Codec { return brotliBuiltin }
 
 func (*brotliCodec) Name() string { return "br" }
@@ -58,15 +59,16 @@ func (*brotliCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 }
 
 // AppendEncode encodes src as one brotli stream appended to dst, with a
-// window just large enough for src: small bodies at qualities 3 and 4 with
-// squeeze's own encoder, the rest with an andybalholm/brotli writer pooled
-// for one-shot use at that quality and window. src must not overlap dst's
+// window just large enough for src, with an andybalholm/brotli writer
+// pooled for one-shot use at that quality and window (or, with
+// OwnSmallBodyEncoders, small bodies at quality 3 with squeeze's own
+// encoder). src must not overlap dst's
 // spare capacity.
 func (c *brotliCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	if level < 0 || level > brotli.BestCompression {
 		return dst, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)
 	}
-	if ownBrotli(level, len(src)) {
+	if c.own && ownBrotli(level, len(src)) {
 		e := brotliEncoders.Get().(*deflate.BrotliEncoder)
 		defer brotliEncoders.Put(e)
 		return e.Append(dst, src), nil
@@ -115,28 +117,6 @@ func (c *brotliCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte,
 	}
 	return c.appendStream(dst, src, level, n)
 }
-
-// Bodies known whole of at most ownBrotliMaxBody bytes at quality 3 or 4
-// (the default) go to squeeze's own brotli encoder (internal/deflate's
-// BrotliEncoder). On the 1 and 4 KB cuts of JSON, CSS and JavaScript of the
-// benchmark corpus its output is 0.5 to 6 % smaller than andybalholm's at
-// quality 4, for 3.9 to 4.3 times fewer instructions on 1 and 4 KB of JSON
-// (BenchmarkBrotliEncoder in internal/deflate; 3.7 to 4.1 times less time
-// through the middleware); quality 3 is both larger and slower than it. At
-// 8 KB its output is within 1 % of quality 4's, at 16 KB up to 3 % larger,
-// so larger bodies, and other qualities, go to andybalholm/brotli.
-const ownBrotliMaxBody = 8 << 10
-
-// ownBrotli reports whether a body of n bytes at quality goes to the own
-// encoder.
-func ownBrotli(quality, n int) bool {
-	return (quality == 3 || quality == 4) && n <= ownBrotliMaxBody
-}
-
-// brotliEncoders pools the own encoders of one-shot encodes, 210 to 250 KB
-// each after 1 to 8 KB bodies (hash tables, commands and code scratch); all
-// share the static dictionary's index, built on first use (145 KB).
-var brotliEncoders = sync.Pool{New: func() any { return new(deflate.BrotliEncoder) }}
 
 // brotliWindowFor returns the log2 window for a body of n bytes at quality:
 // the smallest that holds it, within what the format allows. From quality 5

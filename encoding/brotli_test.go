@@ -85,24 +85,27 @@ func TestBrotliWindowSizedToBody(t *testing.T) {
 	}
 }
 
-// Bodies known whole of up to ownBrotliMaxBody bytes at qualities 3 and 4 go
-// to the own brotli encoder, the rest to andybalholm/brotli, and every one
+// With OwnSmallBodyEncoders, bodies known whole of up to ownBrotliMaxBody
+// bytes at quality 3 go to the own brotli encoder, the rest to
+// andybalholm/brotli (all of them with Brotli itself), and every one
 // decodes with andybalholm/brotli's reader (a port of the reference
 // decoder) to the body on both sides of the bounds (RFC 7932).
 func TestOwnBrotliBounds(t *testing.T) {
 	for _, quality := range []int{2, 3, 4, 5} {
 		for _, n := range []int{0, 1, 100, ownBrotliMaxBody - 1, ownBrotliMaxBody, ownBrotliMaxBody + 1} {
 			src := jsonText(n)
-			out, err := brotliBuiltin.AppendEncode(nil, src, quality)
-			if err != nil {
-				t.Fatal(err)
-			}
-			checkDecodes(t, fmt.Sprintf("quality %d, %d bytes", quality, n), "br", out, src)
-			// (Bodies of a few bytes come out the same from both.)
-			var e deflate.BrotliEncoder
-			want := (quality == 3 || quality == 4) && n <= 8<<10
-			if used := bytes.Equal(out, e.Append(nil, src)); n >= 100 && used != want {
-				t.Errorf("quality %d, %d bytes: own encoder used %v, want %v", quality, n, used, want)
+			for _, c := range []*brotliCodec{brotliBuiltin, brotliOwn} {
+				out, err := c.AppendEncode(nil, src, quality)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkDecodes(t, fmt.Sprintf("quality %d, %d bytes", quality, n), "br", out, src)
+				// (Bodies of a few bytes come out the same from both.)
+				var e deflate.BrotliEncoder
+				want := c.own && quality == 3 && n <= 8<<10
+				if used := bytes.Equal(out, e.Append(nil, src)); n >= 100 && used != want {
+					t.Errorf("own %v, quality %d, %d bytes: own encoder used %v, want %v", c.own, quality, n, used, want)
+				}
 			}
 		}
 	}

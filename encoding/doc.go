@@ -58,13 +58,14 @@
 // written ahead of time (precompressed.GenerateDelta).
 //
 // Codings are pluggable through the Codec interface; Zstd, Brotli, Gzip and
-// Deflate are built in. What a codec can do beyond streaming it says by
-// implementing optional interfaces, found by type assertion as io.WriterTo
-// is: AppendEncoder (one-shot bodies), Padder and AppendPadder (the
-// length-hiding padding of Config.Jitter); the middleware uses them the
-// same way for built-in and user codecs. Bodies known whole of a few KB at the default levels
-// go to squeeze's own small-body encoders for gzip, deflate and br, which
-// do 1.4 to 3.6 times less work than the libraries for output of about the
-// same size (see Gzip and Brotli). New builds a Middleware from a Config whose
+// Deflate are built in, encoding with github.com/klauspost/compress and
+// github.com/andybalholm/brotli at the level asked for. What a codec can do
+// beyond streaming it says by implementing optional interfaces, found by
+// type assertion as io.WriterTo is: AppendEncoder (one-shot bodies), Padder
+// and AppendPadder (the length-hiding padding of Config.Jitter); the
+// middleware uses them the same way for built-in and user codecs.
+// OwnSmallBodyEncoders puts squeeze's own encoders on the path of small
+// bodies known whole, for less CPU and output that can be larger than the
+// library's on some kinds of body. New builds a Middleware from a Config whose
 // zero value is the recommended setup.
 package encoding

@@ -28,6 +28,9 @@ type flateCodec struct {
 	comments bool
 	// whole pools, per level, the writers of one-shot encodes.
 	whole [flate.BestCompression + 1]sync.Pool
+	// own sends small bodies to squeeze's own encoder (see
+	// OwnSmallBodyEncoders).
+	own bool
 }
 
 var (
@@ -57,26 +60,6 @@ func (z gzipWriter) Reset(w io.Writer) {
 	z.Writer.Reset(w)
 	z.ModTime = noTime
 }
-
-// Bodies known whole of at most ownMaxBody bytes at level ownLevel go to
-// squeeze's own DEFLATE encoder (internal/deflate's WholeEncoder): 1.9 to
-// 2.5 times fewer instructions than klauspost's level 5, for 0.2 to 2.2 %
-// more bytes (1 and 4 KB of JSON and of CSS; BenchmarkGzipSmallBody in the
-// benchmarks module, counted under callgrind). Above 4 KB
-// its output grows to about 4 % (8 KB) and 5 % (16 KB) more than level 5's,
-// so larger bodies, and other levels, go to klauspost.
-const (
-	ownLevel   = 5
-	ownMaxBody = 4 << 10
-)
-
-// ownEncodes reports whether a body of n bytes at level goes to the own
-// encoder.
-func ownEncodes(level, n int) bool { return level == ownLevel && n <= ownMaxBody }
-
-// wholeEncoders pools the own encoders of one-shot encodes, 192 KiB of
-// hash tables each.
-var wholeEncoders = sync.Pool{New: func() any { return new(deflate.WholeEncoder) }}
 
 // appendOwn encodes src with a pooled own encoder in c's framing, with
 // comment and blocks as frame takes them.
@@ -126,25 +109,9 @@ func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _, blocks int) []byte {
 // 920 KB at 4, 1120 KB at 9), whatever the bodies' sizes (measured with
 // BenchmarkRetainedMemory).
 //
-// At level 5, bodies known whole of up to 4 KB go to squeeze's own DEFLATE
-// encoder instead (one final block, matching tuned for small bodies; a
-// pooled one keeps about 210 KiB): 1.9 to 2.5 times fewer instructions than
-// klauspost's level 5, for 0.2 to 2.2 % more bytes on 1 and 4 KB of JSON
-// and CSS. What klauspost/compress offers for small bodies saves
-// less for what it costs in size (BenchmarkGzipSmallBody in the benchmarks
-// module; instructions per 1 KB JSON reply counted under callgrind, level 5
-// against each; sizes on the first 1 KB and 4 KB of JSON and of minified
-// CSS):
-//
-//   - level 4: 1.06x fewer instructions, +0.2..0.9 % at 1 KB, +2.6..3.9 %
-//     at 4 KB;
-//   - level 3: 1.17x fewer, +1.7..4.5 % at 1 KB, +4..7 % at 4 KB;
-//   - the stateless encoder (flate.StatelessDeflate): 1.28x fewer,
-//     +4.7..7.4 % at 1 KB, +10..12 % at 4 KB;
-//   - Huffman-only: 1.8x fewer, +24..36 %.
-//
-// Streamed bodies, and whole bodies at other levels or above 4 KB, use
-// klauspost's encoder at the level asked for.
+// Every body, whole or streamed, is klauspost's at the level asked for;
+// OwnSmallBodyEncoders(Gzip()) sends small bodies at level 5 to squeeze's
+// own DEFLATE encoder instead.
 func Gzip() Codec { return gzipBuiltin }
 
 // Deflate returns the deflate codec, which RFC 9110 §8.4.1.2 defines as
@@ -168,14 +135,14 @@ func (c *flateCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 }
 
 // AppendEncode encodes src as one gzip member (or zlib stream) appended to
-// dst: small bodies at level 5 with squeeze's own encoder, the rest with a
-// klauspost writer pooled for one-shot use at that level. src must not
-// overlap dst's spare capacity.
+// dst, with a klauspost writer pooled for one-shot use at that level (or,
+// with OwnSmallBodyEncoders, small bodies at level 5 with squeeze's own
+// encoder). src must not overlap dst's spare capacity.
 func (c *flateCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	if level < flate.BestSpeed || level > flate.BestCompression {
 		return dst, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
 	}
-	if ownEncodes(level, len(src)) {
+	if c.own && ownEncodes(level, len(src)) {
 		return c.appendOwn(dst, src, 0, 0), nil
 	}
 	return c.appendStream(dst, src, level, 0)
@@ -239,7 +206,7 @@ func (c *flateCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte, 
 	if err := checkPad(c.name, n); err != nil {
 		return dst, err
 	}
-	if ownEncodes(level, len(src)) {
+	if c.own && ownEncodes(level, len(src)) {
 		comment, blocks := c.padShape(n)
 		if blocks != 0 {
 			blocks += 5 // the empty stored block of the streams' sync flush

@@ -35,24 +35,10 @@ type zstdCodec struct {
 	// wholeStreams holds, per speed and size class, idle streaming encoders
 	// for whole bodies above zstdEncodeAllMax, with the one-shot options.
 	wholeStreams [zstd.SpeedBestCompression + 1][2]sync.Pool
+	// own sends small bodies to squeeze's own encoder (see
+	// OwnSmallBodyEncoders).
+	own bool
 }
-
-// zstdOwnMaxBody is the largest body that levels 1-5 (klauspost's
-// SpeedFastest and SpeedDefault) give to squeeze's own zstd encoder
-// (internal/deflate's ZstdEncoder), which skips most of the per-block work
-// that dominates klauspost's cost at this size. Through the middleware, on
-// the benchmark's 1 and 4 KB of JSON, a response costs 60 k and 168 k
-// instructions against 135 k and 288 k with klauspost's default level
-// (2.27x and 1.71x), for 1.6 and 1.9 % more bytes than it sends with its
-// checksum (BenchmarkMiddleware in the benchmarks module, counted under
-// callgrind); CSS and JavaScript come out 1-3 % smaller. Past 4 KB its
-// lighter matching falls behind on size.
-const zstdOwnMaxBody = 4 << 10
-
-// zstdOwnEncoders pools the own encoders: 199 KiB each (hash tables of 192
-// KiB, counts and code tables), and about 10 KiB more of buffers after a 4
-// KB body.
-var zstdOwnEncoders = sync.Pool{New: func() any { return new(deflate.ZstdEncoder) }}
 
 // zstdEncodeAllMax is the largest body encoded with EncodeAll. Above it a
 // pooled streaming encoder told the content size makes the same bytes in
@@ -62,8 +48,10 @@ var zstdOwnEncoders = sync.Pool{New: func() any { return new(deflate.ZstdEncoder
 // response.
 const zstdEncodeAllMax = 16 << 10
 
-var zstdBuiltin = sync.OnceValue(func() *zstdCodec {
-	c := new(zstdCodec)
+var zstdBuiltin = sync.OnceValue(func() *zstdCodec { return newZstdCodec(false) })
+
+func newZstdCodec(own bool) *zstdCodec {
+	c := &zstdCodec{own: own}
 	for speed := zstd.SpeedFastest; speed <= zstd.SpeedBestCompression; speed++ {
 		c.oneShot[speed][0] = sync.OnceValues(func() (*zstd.Encoder, error) {
 			return zstd.NewWriter(nil, zstd.WithEncoderLevel(speed), zstd.WithEncoderCRC(false),
@@ -75,21 +63,20 @@ var zstdBuiltin = sync.OnceValue(func() *zstdCodec {
 		})
 	}
 	return c
-})
+}
 
 // Zstd returns the zstd codec (RFC 8878, token "zstd"), built on
-// github.com/klauspost/compress/zstd and, for small bodies, squeeze's own
-// encoder. Its levels are zstd's familiar 1..22, mapped onto the library's
-// four speeds as zstd.EncoderLevelFromZstd does: 1 fastest, 2..5 default,
-// 6..9 better, 10..22 best; the default is 3.
+// github.com/klauspost/compress/zstd (OwnSmallBodyEncoders(Zstd()) sends
+// small bodies at levels 1 and 2 to squeeze's own encoder). Its levels are
+// zstd's familiar 1..22, mapped onto the library's four speeds as
+// zstd.EncoderLevelFromZstd does: 1..2 fastest, 3..5 default, 6..9 better,
+// 10..22 best; the default is 3.
 //
 // Whatever the level, no frame needs a window above 8 MB (RFC 9659 §3):
 // streams use a 1 MB window, and a pooled streaming encoder keeps about
 // 2.8 MB at level 3 (measured with BenchmarkRetainedMemory). Bodies known
 // whole are encoded into a single-segment frame that needs no window
-// beyond the body. At levels 1-5, bodies of up to 4 KB go to squeeze's own
-// encoder (see zstdOwnMaxBody): pooled, about 210 KB each. Other
-// bodies of up to 16 KB go to EncodeAll on encoders shared by all
+// beyond the body. Bodies of up to 16 KB go to EncodeAll on encoders shared by all
 // responses, which keep no memory per response; above that a pooled
 // streaming encoder told the content size. Both use a 128 KB window with
 // klauspost's lower-memory tables up to 128 KB, 8 MB above.
@@ -101,11 +88,7 @@ var zstdBuiltin = sync.OnceValue(func() *zstdCodec {
 // JSON and of minified CSS, level 3 against each): SpeedFastest costs 1.38x
 // fewer instructions at 1 KB for +1.6 % (JSON) to +5.1 % (CSS); no entropy
 // coding, 1.6x fewer for +22..33 %. A window just above the body and
-// concurrency 1 change neither size nor instructions (within 2 %). At 1 KB
-// about 60 % of klauspost's time is building the block's entropy tables
-// (Huffman for literals, FSE for sequences), per-block work that the own
-// encoder does for less: a static table for the literal code's weights,
-// the predefined sequence tables below 64 sequences.
+// concurrency 1 change neither size nor instructions (within 2 %).
 //
 // Frames carry no content checksum (RFC 8878 §3.1.1, optional): the
 // transport already protects the bytes, and each response is 4 bytes
@@ -142,7 +125,7 @@ func (c *zstdCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 		size = 1
 	}
 	speed := zstd.EncoderLevelFromZstd(level)
-	if speed <= zstd.SpeedDefault && len(src) <= zstdOwnMaxBody {
+	if c.own && ownZstd(level, len(src)) {
 		e := zstdOwnEncoders.Get().(*deflate.ZstdEncoder)
 		dst = e.Append(dst, src)
 		zstdOwnEncoders.Put(e)

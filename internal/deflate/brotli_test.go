@@ -2,17 +2,14 @@ package deflate
 
 import (
 	"bytes"
-	"fmt"
 	"hash/crc32"
 	"io"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/andybalholm/brotli"
 
-	"github.com/squeezehttp/squeeze/internal/interop"
+	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
 func unbrotli(t testing.TB, stream []byte) []byte {
@@ -84,74 +81,35 @@ func FuzzBrotliEncoder(f *testing.F) {
 	})
 }
 
-// corpusCuts returns the first 1 and 4 KB of the benchmark corpus's JSON
-// replies and web assets (SQUEEZE_CORPUS, else ../shared/corpus beside the
-// module root), by name. A missing corpus ends the test as a missing peer
-// does: a skip, or a failure under SQUEEZE_INTEROP=require, as in CI.
+// corpusCuts returns the repository corpus's 1 and 4 KiB cuts of every
+// kind of web body (internal/corpus), by name.
 func corpusCuts(tb testing.TB) (names []string, cuts map[string][]byte) {
-	dir := os.Getenv("SQUEEZE_CORPUS")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "..", "shared", "corpus")
+	bodies, err := corpus.Bodies()
+	if err != nil {
+		tb.Fatal(err)
 	}
 	cuts = map[string][]byte{}
-	for _, f := range []string{"json-1k.json", "json-4k.json", "json-16k.json", "bootstrap.min.css", "jquery-3.7.1.min.js"} {
-		data, err := os.ReadFile(filepath.Join(dir, f))
-		if err != nil {
-			interop.Missing(tb, "benchmark corpus", err.Error(), "set SQUEEZE_CORPUS to its directory")
-		}
-		for _, n := range []int{1 << 10, 4 << 10} {
-			if n > len(data) {
-				continue
-			}
-			name := fmt.Sprintf("%s/%dk", f, n>>10)
-			names = append(names, name)
-			cuts[name] = data[:n]
+	for _, b := range bodies {
+		if n := len(b.Data); n == 1<<10 || n == 4<<10 {
+			names = append(names, b.Name())
+			cuts[b.Name()] = b.Data
 		}
 	}
 	return names, cuts
 }
 
-// andybalholmQ4 compresses src with andybalholm/brotli at quality 4 and
-// the smallest window that holds it.
-func andybalholmQ4(src []byte) []byte {
-	var buf bytes.Buffer
-	w := brotli.NewWriterOptions(&buf, brotli.WriterOptions{Quality: 4, LGWin: int(brWindowBits(len(src)))})
-	w.Write(src)
-	w.Close()
-	return buf.Bytes()
-}
-
-// The encoder's output on small web bodies is no larger than
-// andybalholm/brotli's at quality 4, the encoding package's default, and
-// decodes back.
-func TestBrotliEncoderSizes(t *testing.T) {
-	names, cuts := corpusCuts(t)
-	var e BrotliEncoder
-	for _, name := range names {
-		src := cuts[name]
-		own, q4 := e.Append(nil, src), andybalholmQ4(src)
-		t.Logf("%-26s own %5d  quality 4 %5d  %+5.1f %%", name, len(own), len(q4), 100*float64(len(own)-len(q4))/float64(len(q4)))
-		if len(own) > len(q4) {
-			t.Errorf("%s: %d bytes, quality 4 takes %d", name, len(own), len(q4))
-		}
-		if got := unbrotli(t, own); !bytes.Equal(got, src) {
-			t.Fatalf("%s decoded differently", name)
-		}
-	}
-}
-
 // BenchmarkBrotliEncoder runs the encoder beside andybalholm/brotli at
 // quality 4, reused the usual way (Reset, default window), on the corpus's
-// 1 and 4 KB JSON and on generated, more repetitive JSON, reporting the
-// output size.
+// 1 and 4 KiB JSON records and on generated, more repetitive JSON,
+// reporting the output size.
 func BenchmarkBrotliEncoder(b *testing.B) {
 	_, cuts := corpusCuts(b)
 	for _, body := range []struct {
 		name string
 		src  []byte
 	}{
-		{"json-1k", cuts["json-1k.json/1k"]},
-		{"json-4k", cuts["json-4k.json/4k"]},
+		{"json-1k", cuts["json-records/orders.json/1024@0"]},
+		{"json-4k", cuts["json-records/orders.json/4096@0"]},
 		{"generated-1k", wholeShapes()["json"][:1<<10]},
 		{"generated-4k", wholeShapes()["json"][:4<<10]},
 	} {

@@ -1,4 +1,4 @@
-//go:build !((amd64 || arm64 || ppc64le) && !purego)
+//go:build !((amd64 || arm64 || ppc64le) && !purego && !nounsafe)
 
 package deflate
 

@@ -1,4 +1,4 @@
-//go:build (amd64 || arm64 || ppc64le) && !purego
+//go:build (amd64 || arm64 || ppc64le) && !purego && !nounsafe
 
 package deflate
 
@@ -10,8 +10,9 @@ import "unsafe"
 // bounds by construction (each use says why), and where checking them cost
 // 5 % of the zstd encoder's instructions on a 1 KB body, and as much again
 // in matchLenAt. This file is built only for little-endian architectures
-// that load unaligned words; the purego build tag, or any other
-// architecture, gets the checked loads of load_safe.go. Under the race
+// that load unaligned words; the purego or the nounsafe build tag (both of
+// which klauspost/compress honours too), or any other architecture, gets
+// the checked loads of load_safe.go. Under the race
 // detector (go test -race, as CI runs the tests) the runtime's pointer
 // checks fail a load that crosses the end of b's slot on the heap (its size
 // class, so a body that fills it exactly, as the tests' do, is checked to

@@ -144,7 +144,7 @@ func FuzzWholeEncoder(f *testing.F) {
 
 // Bodies of up to lightMax bytes go to matchLight, which compress/flate
 // reads back like matchAll's (every shape cut around the bound), and whose
-// output on the corpus's 1 KB cuts is within 1 % of matchAll's: the claim
+// output on the corpus's 1 KB cuts is within 2 % of matchAll's: the claim
 // behind lightMax.
 func TestWholeEncoderLightMatching(t *testing.T) {
 	var e WholeEncoder
@@ -170,8 +170,8 @@ func TestWholeEncoderLightMatching(t *testing.T) {
 			t.Fatalf("%s: matchAll's stream decoded differently", name)
 		}
 		t.Logf("%s: light %d bytes, all %d", name, len(light), len(all))
-		if float64(len(light)) > 1.01*float64(len(all)) {
-			t.Errorf("%s: light matching %d bytes, more than 1 %% over matchAll's %d", name, len(light), len(all))
+		if float64(len(light)) > 1.02*float64(len(all)) {
+			t.Errorf("%s: light matching %d bytes, more than 2 %% over matchAll's %d", name, len(light), len(all))
 		}
 	}
 }

@@ -1,0 +1,72 @@
+package corpus
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"testing"
+)
+
+// The generated sources are the same bytes on every run and every Go
+// version (testdata/corpus/README.md says so): their hashes are pinned, so
+// a change to the generator, or to math/rand/v2's PCG, shows here.
+func TestGeneratedIsStable(t *testing.T) {
+	pinned := map[string]string{
+		"orders.json":         "8fa66979a6b9924c",
+		"users-indented.json": "fc53eea69ff7ea6c",
+		"issues.json":         "4638a1820a2ae1c5",
+		"places.geojson":      "a2abb1e295e1a10e",
+		"requests.ndjson":     "8db5c5d3cfbac065",
+		"series.json":         "f17eb3a59eef8f65",
+	}
+	for _, s := range Generated() {
+		sum := sha256.Sum256(s.Data)
+		if h := hex.EncodeToString(sum[:8]); h != pinned[s.Name] {
+			t.Errorf("%s: sha256 prefix %s, pinned %s", s.Name, h, pinned[s.Name])
+		}
+	}
+}
+
+// Every generated source is valid JSON (one value a line for the logs) and
+// long enough for two 8 KiB cuts.
+func TestGeneratedJSONIsValid(t *testing.T) {
+	for _, s := range Generated() {
+		if len(s.Data) < generatedSize {
+			t.Errorf("%s: %d bytes, want at least %d", s.Name, len(s.Data), generatedSize)
+		}
+		docs := [][]byte{s.Data}
+		if s.Kind == "json-logs" {
+			docs = bytes.Split(bytes.TrimSuffix(s.Data, []byte("\n")), []byte("\n"))
+		}
+		for _, d := range docs {
+			if !json.Valid(d) {
+				t.Fatalf("%s: not valid JSON: %.80q", s.Name, d)
+			}
+		}
+	}
+}
+
+// The corpus has every kind of body the size guards are about, each cut at
+// every size from two offsets, and reads only the repository.
+func TestBodiesCoverEveryKindAndSize(t *testing.T) {
+	bodies, err := Bodies()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cuts := map[string]map[int]int{}
+	for _, b := range bodies {
+		if cuts[b.Kind] == nil {
+			cuts[b.Kind] = map[int]int{}
+		}
+		cuts[b.Kind][len(b.Data)]++
+	}
+	for _, kind := range []string{"css", "css-min", "geojson", "html", "js", "js-min", "json-graphql", "json-logs",
+		"json-nested", "json-numbers", "json-records", "markdown", "svg", "text"} {
+		for _, n := range Sizes {
+			if cuts[kind][n] < 2 {
+				t.Errorf("%s: %d cuts of %d bytes, want at least 2", kind, cuts[kind][n], n)
+			}
+		}
+	}
+}
