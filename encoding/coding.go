@@ -17,9 +17,8 @@ type Dictionaries interface {
 	// nil when r cannot have one. It is called once per request, before
 	// the handler runs, and the response is encoded at the codec's default
 	// level. The middleware offers the codec's coding only when
-	// Accept-Encoding names it ("*" never stands for a dictionary coding,
-	// RFC 9842 §6.1) at no lower a weight than the coding it would get
-	// without.
+	// Accept-Encoding names it ("*" never stands for dcz or dcb, RFC 9842
+	// §6.1) at no lower a weight than the coding it would get without.
 	Lookup(r *http.Request) (c Codec, id string)
 
 	// Permit reports whether the response to r whose header is h may go
