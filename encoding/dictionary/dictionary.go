@@ -58,3 +58,39 @@ func (d *Dictionary) Bytes() []byte { return d.raw }
 
 // tag is a short form of the hash for ETags: 64 bits, base64url.
 func (d *Dictionary) tag() string { return base64.RawURLEncoding.EncodeToString(d.hash[:8]) }
+
+// RFC 9842 §5: a client must decode windows of up to 8 MB or 1.25 times
+// the dictionary, whichever is greater, and at most 128 MB; a window above
+// that it may reject.
+const (
+	dczMinWindowLimit = 8 << 20
+	dczMaxWindowLimit = 128 << 20
+)
+
+// dczWindow returns the window for a dictionary of dictLen bytes: the
+// largest power of two (the only sizes klauspost's encoder takes) within
+// the limit RFC 9842 §5 sets for it. A new version may grow by the window
+// less the dictionary before the dictionary falls out of reach.
+func dczWindow(dictLen int) int {
+	limit := min(max(dczMinWindowLimit, dictLen+dictLen/4), dczMaxWindowLimit)
+	w := dczMinWindowLimit
+	for w*2 <= limit {
+		w *= 2
+	}
+	return w
+}
+
+// dczEncoderWindow is the window our encoders use with a dictionary of
+// dictLen bytes: enough for the dictionary and a new version twice its
+// size, within dczWindow. Encoder memory follows the window (klauspost
+// allocates its history up front: 12.5 MB per dictionary with an 8 MB
+// window, measured), while a delta of a new build needs no more than the
+// dictionary and the build. A body beyond the window still decodes; only
+// its matches into the dictionary stop once the window is past.
+func dczEncoderWindow(dictLen int) int {
+	w := 64 << 10
+	for w < 2*dictLen && w < dczWindow(dictLen) {
+		w *= 2
+	}
+	return min(w, dczWindow(dictLen))
+}
