@@ -83,7 +83,7 @@ func TestDCZWindowWithinRFCLimit(t *testing.T) {
 }
 
 // The streaming encoder makes the same framing as AppendDCZ, the header
-// once, also across Flush and Reset.
+// once, also across Flush and Reset, and Reset(nil) between streams.
 func TestDCZStreamingWriter(t *testing.T) {
 	v1, v2 := versionedScript(1, 32<<10), versionedScript(2, 200<<10)
 	d := New(v1)
@@ -112,6 +112,12 @@ func TestDCZStreamingWriter(t *testing.T) {
 		got, err := dcztest.Decode(out.Bytes(), d.Bytes(), 1<<20)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("round %d: streamed dcz decodes to %d bytes, %v; want %d", round, len(got), err, len(want))
+		}
+		// As the middleware releases it: the zstd encoder goes back to the
+		// dictionary, and the writer fails rather than write without one.
+		w.Reset(nil)
+		if _, err := w.Write([]byte("late")); err == nil {
+			t.Fatalf("round %d: Write after Reset(nil) succeeded", round)
 		}
 	}
 }
