@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/encoding/dictionary"
 )
 
 // dictionaryVersions returns two consecutive builds of one script: jQuery
@@ -47,7 +48,7 @@ func generatedBuild(version int) []byte {
 //	go test -run '^$' -bench DictionaryCodings -count 6 . | benchstat -col /coding -
 func BenchmarkDictionaryCodings(b *testing.B) {
 	name, previous, next := dictionaryVersions()
-	dict := encoding.NewDictionary(previous)
+	dict := dictionary.New(previous)
 	type coding struct {
 		name   string
 		encode func(dst, src []byte) ([]byte, error)
@@ -57,7 +58,7 @@ func BenchmarkDictionaryCodings(b *testing.B) {
 		return func(dst, src []byte) ([]byte, error) { return ae.AppendEncode(dst, src, level) }
 	}
 	dcz := func(level int) func(dst, src []byte) ([]byte, error) {
-		return func(dst, src []byte) ([]byte, error) { return encoding.AppendDCZ(dst, src, dict, level) }
+		return func(dst, src []byte) ([]byte, error) { return dictionary.AppendDCZ(dst, src, dict, level) }
 	}
 	codings := []coding{
 		{"identity", func(dst, src []byte) ([]byte, error) { return append(dst, src...), nil }},
@@ -69,7 +70,7 @@ func BenchmarkDictionaryCodings(b *testing.B) {
 		{"zstd-19", appendWith(encoding.Zstd(), 19)},
 		{"dcz-3", dcz(3)},
 		{"dcz-19", dcz(19)},
-		{"dcb", func(dst, src []byte) ([]byte, error) { return encoding.AppendDCB(dst, src, dict), nil }},
+		{"dcb", func(dst, src []byte) ([]byte, error) { return dictionary.AppendDCB(dst, src, dict), nil }},
 	}
 	for _, c := range codings {
 		b.Run(fmt.Sprintf("asset=%s/coding=%s", name, c.name), func(b *testing.B) {

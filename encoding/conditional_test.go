@@ -3,7 +3,6 @@ package encoding
 import (
 	"bytes"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 	"time"
 )
@@ -358,23 +357,5 @@ func TestDisableConditional(t *testing.T) {
 	serve(t, m, h, "GET", "Accept-Encoding: gzip", `If-Match: "v1-gzip"`)
 	if im != `"v1"` {
 		t.Errorf("GET handler saw If-Match %s, want \"v1\"", im)
-	}
-}
-
-// A dcz response revalidates too, with the tag per dictionary and the Vary
-// of RFC 9842 §6.2 on its 304.
-func TestDictionaryResponseRevalidates(t *testing.T) {
-	h, d, _ := dictionaryServer(t, 20<<10, nil)
-	first := httptest.NewRecorder()
-	h.ServeHTTP(first, dictionaryRequest(d, "br, dcz"))
-	tag := first.Result().Header.Get("Etag")
-	r := dictionaryRequest(d, "br, dcz")
-	r.Header.Set("If-None-Match", tag)
-	again := httptest.NewRecorder()
-	h.ServeHTTP(again, r)
-	res := again.Result()
-	if first.Result().Header.Get("Content-Encoding") != "dcz" || res.StatusCode != http.StatusNotModified || res.Header.Get("Etag") != tag ||
-		res.Header.Get("Vary") != "Accept-Encoding, Available-Dictionary" {
-		t.Fatalf("dcz tag %s: revalidation got %d, header %v", tag, res.StatusCode, res.Header)
 	}
 }

@@ -112,30 +112,12 @@ type Config struct {
 	OnResponse func(r *http.Request, s Stats)
 
 	// Dictionaries, when set, turns on Compression Dictionary Transport
-	// (RFC 9842): a request whose Available-Dictionary names a dictionary
-	// in the store, and whose Accept-Encoding lists dcz by name, gets its
-	// response as dcz (zstd with that dictionary) with Vary:
-	// Accept-Encoding, Available-Dictionary, when DictionarySecure,
-	// DictionaryReadable and DictionaryAllow agree. Default: nil, off.
-	Dictionaries *DictionaryStore
-
-	// DictionaryLevel is the zstd level of dcz responses, 1..22. Default 3.
-	// Each dictionary in use keeps its encoder: about 4.5 MB per 90 KB
-	// dictionary at levels 2..5, some 100 MB at 10 and above.
-	DictionaryLevel int
-
-	// DictionaryAllow decides from the request and the response's header
-	// whether a response may be compressed with a dictionary, which could
-	// reveal secrets in it to a page that can measure its size (RFC 9842
-	// §9.2). Default: PublicResponse, only responses a shared cache could
-	// store.
-	DictionaryAllow func(r *http.Request, h http.Header) bool
-
-	// DictionarySecure decides whether a request came over a secure
-	// context, the only place RFC 9842 §8 lets dictionaries be used.
-	// Default: SecureRequest, TLS or localhost; set it behind a proxy that
-	// terminates TLS.
-	DictionarySecure func(r *http.Request) bool
+	// (RFC 9842): a request that names a dictionary the server has, and
+	// lists its coding (dcz) by name in Accept-Encoding, gets its response
+	// in that coding with Vary: Accept-Encoding, Available-Dictionary, when
+	// the response's header permits it. Set it to a *dictionary.Server
+	// (package encoding/dictionary). Default: nil, off.
+	Dictionaries Dictionaries
 }
 
 // Coding is one coding the middleware offers and the level to use.
@@ -232,7 +214,7 @@ type settings struct {
 	decodeRequests bool
 	maxRequestSize int64
 
-	dict *dictionarySettings // nil without Config.Dictionaries
+	dict Dictionaries // nil without Config.Dictionaries
 }
 
 func (c Config) settings() (*settings, error) {
@@ -249,6 +231,8 @@ func (c Config) settings() (*settings, error) {
 
 		decodeRequests: c.DecodeRequests,
 		maxRequestSize: c.MaxRequestSize,
+
+		dict: c.Dictionaries,
 	}
 	switch {
 	case s.minSize == 0:
@@ -275,10 +259,6 @@ func (c Config) settings() (*settings, error) {
 	}
 	if s.types == nil {
 		s.types = CompressibleType
-	}
-	var err error
-	if s.dict, err = c.dictionarySettings(); err != nil {
-		return nil, err
 	}
 	if s.jitter > maxPad {
 		return nil, fmt.Errorf("encoding: Config.Jitter %d is above %d", s.jitter, maxPad)
@@ -329,9 +309,11 @@ type offer struct {
 	// and its capacity of one makes an append copy it.
 	contentEncoding []string
 	etagSuffix      string // what ETagSuffix appends inside the quotes, with the closing quote
+	dictionary      bool   // a coding with a dictionary (Config.Dictionaries)
 }
 
-// offer returns the named coding, which must be one of s.names.
+// offer returns the named coding, which must be one of s.names, or nil
+// for identity.
 func (s *settings) offer(name string) *offer {
 	for i, n := range s.names {
 		if n == name {

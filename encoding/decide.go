@@ -28,7 +28,6 @@ const (
 // described it returns is what the headers say of the body, so that
 // verdictFromBody need not read them again.
 func (w *responseWriter) verdictFromHeader() (verdict, described) {
-	w.settleDictionary()
 	h := w.Header()
 	switch {
 	case w.bypass:
@@ -62,7 +61,7 @@ func (w *responseWriter) verdictFromHeader() (verdict, described) {
 		return passPlain, d
 	case !d.typed || !d.sized:
 		return undecidedVerdict, d
-	case w.coding == "":
+	case w.offer == nil:
 		return passVaried, d
 	case d.size > int64(w.s.bufferSize) && w.req.Method != http.MethodHead:
 		return compressStream, d
@@ -108,7 +107,7 @@ func (w *responseWriter) verdictFromBody(final bool) verdict {
 		return passPlain
 	case !d.typed && !w.s.types(mediaType(contentType)):
 		return passPlain
-	case w.coding == "":
+	case w.offer == nil:
 		return passVaried
 	case final:
 		return compressWhole

@@ -41,21 +41,12 @@
 // Stats.Conditional reports the responses the middleware answered.
 //
 // Compression Dictionary Transport (RFC 9842) is opt-in through
-// Config.Dictionaries: a client that kept an earlier response as a
-// dictionary (marked with Use-As-Dictionary, see SetUseAsDictionary) names
-// its SHA-256 in Available-Dictionary, and when the store holds that
-// dictionary and Accept-Encoding lists dcz by name (never through "*") the
-// response goes as dcz, zstd that refers back into the dictionary, often a
-// small fraction of plain zstd for the next build of a script. Dictionaries
-// are used only in a secure context, TLS or localhost (RFC 9842 §8,
-// DictionarySecure), only for responses the requesting page may read:
-// same-origin, or CORS-readable cross-origin (§9.3.3, DictionaryReadable),
-// and by default only for responses a shared cache could store, since a
-// dictionary lets a page that can measure sizes probe secrets in a response
-// (§9.2): Config.DictionaryAllow opts others in. The hash alone identifies a
-// dictionary, never its id (Dictionary-ID). AppendDCZ and AppendDCB make
-// the bodies for handlers of their own, and precompressed serves deltas
-// written ahead of time (precompressed.GenerateDelta).
+// Config.Dictionaries: the encoding/dictionary package holds the
+// dictionaries, the headers, the dcz and dcb framing and the rules of when
+// a dictionary may be used, and its Server plugs into the middleware, which
+// then answers dcz to a client naming a dictionary the server has, with
+// Vary: Accept-Encoding, Available-Dictionary and a strong ETag per
+// dictionary.
 //
 // Codings are pluggable through the Codec interface; Zstd, Brotli, Gzip and
 // Deflate are built in, encoding with github.com/klauspost/compress and

@@ -118,8 +118,8 @@ func (w *responseWriter) conditionalRequest(r *http.Request) *http.Request {
 		}
 	}
 	suffix := ""
-	if w.offer != nil && w.s.etag == ETagSuffix {
-		suffix = w.offer.etagSuffix
+	if o := w.choice.preferred(); o != nil && w.s.etag == ETagSuffix {
+		suffix = o.etagSuffix
 	}
 	stripINM := suffix != "" && listsSuffix(inm, suffix)
 	stripIM := w.cond&condIfMatch == 0 && suffix != "" && listsSuffix(im, suffix)

@@ -56,7 +56,7 @@ func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Reques
 		h.ServeHTTP(w, r)
 		return
 	}
-	coding, ok := negotiate.Select(r.Header, s.names...)
+	c, ok := s.choose(r)
 	if !ok && s.notAcceptable {
 		negotiate.AddVary(w.Header(), "Accept-Encoding")
 		// RFC 9110 §15.5.7 lets the 406 say what is available.
@@ -73,11 +73,8 @@ func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Reques
 			defer body.Close()
 		}
 	}
-	rw := newResponseWriter(w, r, s, coding)
+	rw := newResponseWriter(w, r, s, c)
 	rw.reqBody = body
-	if s.dict != nil {
-		rw.chooseDictionary()
-	}
 	r = rw.conditionalRequest(r)
 	defer rw.release()
 	h.ServeHTTP(rw, r)

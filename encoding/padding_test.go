@@ -3,7 +3,6 @@ package encoding
 import (
 	"bytes"
 	"compress/flate"
-	"encoding/binary"
 	"io"
 	"slices"
 	"strings"
@@ -251,41 +250,6 @@ func TestPadRefusesOutOfRange(t *testing.T) {
 			}
 			if err := c.(Padder).Pad(wr, io.Discard, n); err == nil {
 				t.Errorf("%s: Pad(%d) accepted", c.Name(), n)
-			}
-		}
-	}
-}
-
-// TestJitterPadsDCZAfterItsHeader_RFC9842_5: a dcz body, one-shot or
-// streamed, gets its skippable frame between the dcz header and the zstd
-// frame, n+8 bytes, and still decodes with the dictionary.
-func TestJitterPadsDCZAfterItsHeader_RFC9842_5(t *testing.T) {
-	dict := NewDictionary(sampleText(32 << 10))
-	src := append(sampleText(30<<10), "and a new ending"...)
-	p, err := newEncoderPool(dczCodec{dict}, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plain, err := p.encode(nil, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	plainStream := encodeStream(t, p, src, 0)
-	for _, n := range []int{1, 300, maxPad} {
-		padded, err := p.encodePadded(nil, src, n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for path, out := range map[string][2][]byte{"one-shot": {padded, plain}, "streaming": {encodeStream(t, p, src, n), plainStream}} {
-			if added := len(out[0]) - len(out[1]); added != n+8 {
-				t.Errorf("dcz %s, padding for %d: %d bytes more, want %d", path, n, added, n+8)
-			}
-			if magic := binary.LittleEndian.Uint32(out[0][DCZHeaderLen:]); magic != zstdSkippableMagic {
-				t.Errorf("dcz %s: %#x after the header, want a skippable frame", path, magic)
-			}
-			got, err := DecodeDCZ(out[0], dict, len(src))
-			if err != nil || !bytes.Equal(got, src) {
-				t.Errorf("dcz %s, padding for %d: decoded %d bytes, %v", path, n, len(got), err)
 			}
 		}
 	}

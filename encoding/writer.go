@@ -36,8 +36,8 @@ type responseWriter struct {
 	rw     http.ResponseWriter
 	req    *http.Request
 	s      *settings
-	coding string // negotiated coding, "" when the client gets identity
-	offer  *offer // coding's offer, nil for identity
+	choice choice // the codings the request can have
+	offer  *offer // the one decided on once the header is final, nil for identity
 
 	state       state
 	status      int   // from WriteHeader; 0 until then
@@ -49,8 +49,7 @@ type responseWriter struct {
 	enc Writer    // the streaming encoder while compressing
 	out byteCount // counts what reaches rw
 
-	reqBody *decodedBody      // the decoding request body, with DecodeRequests
-	dict    *dictionaryChoice // the dictionary in use, with Config.Dictionaries
+	reqBody *decodedBody // the decoding request body, with DecodeRequests
 
 	in      int64         // body bytes the handler wrote
 	encTime time.Duration // time spent in the encoder, when OnResponse wants it
@@ -88,12 +87,9 @@ func (c *headerInt) set(n int) []string {
 	return c.value[:]
 }
 
-func newResponseWriter(rw http.ResponseWriter, r *http.Request, s *settings, coding string) *responseWriter {
-	w := &responseWriter{rw: rw, req: r, s: s, coding: coding}
+func newResponseWriter(rw http.ResponseWriter, r *http.Request, s *settings, c choice) *responseWriter {
+	w := &responseWriter{rw: rw, req: r, s: s, choice: c}
 	w.out.w = rw
-	if coding != "" {
-		w.offer = s.offer(coding)
-	}
 	return w
 }
 
@@ -123,6 +119,7 @@ func (w *responseWriter) WriteHeader(code int) {
 		code = http.StatusRequestEntityTooLarge // the handler's error was the limit's
 	}
 	w.status = code
+	w.decide()
 	if v, _ := w.verdictFromHeader(); v != undecidedVerdict {
 		w.commit(v)
 	}
@@ -326,6 +323,7 @@ func (w *responseWriter) finish() {
 		} else {
 			if w.status == 0 {
 				w.status = http.StatusOK
+				w.decide()
 			}
 			w.commit(w.verdictFromBody(true))
 		}
@@ -365,7 +363,7 @@ func (w *responseWriter) stats() Stats {
 	}
 	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional}
 	if w.state == compressing {
-		st.Coding, st.Duration = w.coding, w.encTime
+		st.Coding, st.Duration = w.offer.pool.name(), w.encTime
 	}
 	return st
 }

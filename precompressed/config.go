@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/encoding/dictionary"
 )
 
 // Sidecar names one kind of precompressed file: the content-coding it holds
@@ -185,7 +186,7 @@ func (cfg *Config) check() error {
 	if d := cfg.Dictionary; d != nil {
 		// The pattern comes per file from Match; everything else in the
 		// header is known now.
-		if _, err := (encoding.UseAsDictionary{Match: "/*", MatchDest: d.MatchDest}).Value(); err != nil {
+		if _, err := (dictionary.UseAs{Match: "/*", MatchDest: d.MatchDest}).Value(); err != nil {
 			return fmt.Errorf("precompressed: Config.Dictionary.MatchDest: %w", err)
 		}
 		if d.MaxAge < 0 {

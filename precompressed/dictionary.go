@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/encoding/dictionary"
 	"github.com/squeezehttp/squeeze/negotiate"
 )
 
@@ -37,13 +37,13 @@ type DictionaryConfig struct {
 	// MaxAge is the freshness given to a dictionary response, which clients
 	// use only while fresh (RFC 9842 §2.2.1), when it has no Cache-Control
 	// set by a handler around the FileServer. Zero means
-	// encoding.DefaultDictionaryMaxAge, a year; a negative value makes
+	// dictionary.DefaultMaxAge, a year; a negative value makes
 	// FileServer panic.
 	MaxAge time.Duration
 
 	// Secure decides whether a request came over a secure context, where
 	// alone RFC 9842 §8 lets dictionaries be used. Nil means
-	// encoding.SecureRequest: TLS, or a localhost Host for development.
+	// dictionary.SecureRequest: TLS, or a localhost Host for development.
 	Secure func(r *http.Request) bool
 }
 
@@ -80,10 +80,15 @@ func deltaOriginal(name string) string {
 	return orig
 }
 
-// DefaultVersionPattern finds the version in a file name: a run of digits
-// and dots after "-", "." or "@" (jquery-3.7.1.min.js, app@2.js), or a hex
-// content hash of 8 or more digits (app.3f2a1b9c.js).
-var DefaultVersionPattern = regexp.MustCompile(`[-.@]((?:v?\d+(?:\.\d+)*)|[0-9a-f]{8,})\.`)
+// DefaultVersionPattern is the regular expression that finds the version
+// in a file name, in its first group: a run of digits and dots after "-",
+// "." or "@" (jquery-3.7.1.min.js, app@2.js), or a hex content hash of 8
+// or more digits (app.3f2a1b9c.js).
+const DefaultVersionPattern = `[-.@]((?:v?\d+(?:\.\d+)*)|[0-9a-f]{8,})\.`
+
+// defaultVersionPattern is DefaultVersionPattern compiled, for
+// VersionedMatch.
+var defaultVersionPattern = regexp.MustCompile(DefaultVersionPattern)
 
 // VersionedMatch returns a DictionaryConfig.Match that marks files whose
 // base name has a version, as found by the first group of pattern (nil
@@ -94,7 +99,7 @@ var DefaultVersionPattern = regexp.MustCompile(`[-.@]((?:v?\d+(?:\.\d+)*)|[0-9a-
 // a group would mark nothing: VersionedMatch panics on one.
 func VersionedMatch(urlPrefix string, pattern *regexp.Regexp) func(name string) string {
 	if pattern == nil {
-		pattern = DefaultVersionPattern
+		pattern = defaultVersionPattern
 	}
 	if pattern.NumSubexp() < 1 {
 		panic(fmt.Sprintf("precompressed: VersionedMatch: pattern %q has no group to find the version with", pattern))
@@ -135,7 +140,7 @@ type deltaEntry struct {
 func newDictionaryServer(cfg *DictionaryConfig, statBytes int64) *dictionaryServer {
 	d := &dictionaryServer{cfg: *cfg, secure: cfg.Secure, deltas: newStatCache[*deltaEntry](statBytes)}
 	if d.secure == nil {
-		d.secure = encoding.SecureRequest
+		d.secure = dictionary.SecureRequest
 	}
 	return d
 }
@@ -152,7 +157,7 @@ func (s *server) serveWithDictionary(w http.ResponseWriter, r *http.Request, res
 		if match := s.dict.cfg.Match(res.name); match != "" {
 			// An invalid pattern leaves the response unmarked; it is still
 			// the right response.
-			_ = encoding.SetUseAsDictionary(w.Header(), encoding.UseAsDictionary{
+			_ = dictionary.SetUseAs(w.Header(), dictionary.UseAs{
 				Match: match, MatchDest: s.dict.cfg.MatchDest, MaxAge: s.dict.cfg.MaxAge,
 			})
 		}
@@ -180,13 +185,13 @@ func (s *server) delta(r *http.Request, res *resource, respHeader http.Header) *
 	}
 	a := negotiate.Parse(r.Header["Accept-Encoding"])
 	q := a.Quality("dcz")
-	if q == 0 || !s.dict.secure(r) || !encoding.DictionaryReadable(r, respHeader) {
+	if q == 0 || !s.dict.secure(r) || !dictionary.Readable(r, respHeader) {
 		return nil
 	}
 	if coding, _ := a.Select(slices.Concat(res.offers, s.fallbackNames)...); q < a.Quality(coding) {
 		return nil
 	}
-	hash, ok := encoding.AvailableDictionary(r.Header)
+	hash, ok := dictionary.Available(r.Header)
 	if !ok {
 		return nil
 	}

@@ -9,23 +9,37 @@ import (
 	"path"
 	"path/filepath"
 
-	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/encoding/dictionary"
 )
 
 // DefaultDeltaLevel is the zstd level of GenerateDelta's deltas when none
 // is given: a delta is made once per release and served many times.
 const DefaultDeltaLevel = 19
 
-// GenerateDelta writes, beside the file name in the directory dir, its
-// delta sidecar against the file previous: name's bytes as dcz (RFC 9842
-// §5) with previous's bytes, an earlier version that clients keep as a
-// dictionary, as the raw dictionary. A FileServer with Config.Dictionary
-// serves it to clients whose Available-Dictionary names previous. level
-// is the zstd level, 0 for DefaultDeltaLevel. Names are slash-separated
-// and relative to dir, which they cannot leave. It returns the delta's
-// name (DeltaName), written through a temporary file so that a server
-// never sees half of it.
-func GenerateDelta(dir, name, previous string, level int) (string, error) {
+// DeltaConfig names the files of one delta sidecar for GenerateDelta.
+type DeltaConfig struct {
+	// Name is the file to encode, such as "js/app.3f2a1b9c.js":
+	// slash-separated and relative to GenerateDelta's directory, which it
+	// cannot leave. Required.
+	Name string
+
+	// Previous is the earlier version of Name that clients keep as a
+	// dictionary, such as "js/app.9e8d7c6b.js", named as Name is. Required.
+	Previous string
+
+	// Level is the zstd level, 1..22. Default DefaultDeltaLevel.
+	Level int
+}
+
+// GenerateDelta writes, beside the file cfg.Name in the directory dir, its
+// delta sidecar against the file cfg.Previous: Name's bytes as dcz (RFC
+// 9842 §5) with Previous's bytes, an earlier version that clients keep as
+// a dictionary, as the raw dictionary. A FileServer with Config.Dictionary
+// serves it to clients whose Available-Dictionary names Previous. It
+// returns the delta's name (DeltaName), written through a temporary file so
+// that a server never sees half of it.
+func GenerateDelta(dir string, cfg DeltaConfig) (string, error) {
+	name, previous, level := cfg.Name, cfg.Previous, cfg.Level
 	if level == 0 {
 		level = DefaultDeltaLevel
 	}
@@ -42,8 +56,8 @@ func GenerateDelta(dir, name, previous string, level int) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("precompressed: %w", err)
 	}
-	dict := encoding.NewDictionary(dictBytes)
-	out, err := encoding.AppendDCZ(nil, src, dict, level)
+	dict := dictionary.New(dictBytes)
+	out, err := dictionary.AppendDCZ(nil, src, dict, level)
 	if err != nil {
 		return "", fmt.Errorf("precompressed: delta of %s: %w", name, err)
 	}

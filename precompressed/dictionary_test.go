@@ -15,7 +15,7 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/internal/dcztest"
 )
 
 // buildScript returns build version of a generated script of about size
@@ -50,7 +50,7 @@ func deltaSite(t *testing.T) (dir string, v1, v2 []byte) {
 	if err := os.Chtimes(filepath.Join(dir, "app.2.js"), old, old); err != nil {
 		t.Fatal(err)
 	}
-	name, err := GenerateDelta(dir, "app.2.js", "app.1.js", 0)
+	name, err := GenerateDelta(dir, DeltaConfig{Name: "app.2.js", Previous: "app.1.js"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestGenerateDeltaWritesDCZAgainstPreviousVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := encoding.DecodeDCZ(delta, encoding.NewDictionary(v1), 1<<20)
+	got, err := dcztest.Decode(delta, v1, 1<<20)
 	if err != nil || !bytes.Equal(got, v2) {
 		t.Fatalf("delta decodes to %d bytes, %v; want build 2's %d", len(got), err, len(v2))
 	}
@@ -77,7 +77,7 @@ func TestGenerateDeltaWritesDCZAgainstPreviousVersion(t *testing.T) {
 	if len(entries) != 3 {
 		t.Errorf("directory holds %d entries, want the two builds and the delta (no temporary file left)", len(entries))
 	}
-	if _, err := GenerateDelta(dir, "../app.2.js", "app.1.js", 0); err == nil {
+	if _, err := GenerateDelta(dir, DeltaConfig{Name: "../app.2.js", Previous: "app.1.js"}); err == nil {
 		t.Error("GenerateDelta read outside its directory")
 	}
 }
@@ -119,7 +119,7 @@ func TestFileServerServesDeltaToClientWithDictionary(t *testing.T) {
 	if res.Header.Get("Content-Length") != fmt.Sprint(w.Body.Len()) {
 		t.Errorf("Content-Length %q for a %d-byte body", res.Header.Get("Content-Length"), w.Body.Len())
 	}
-	got, err := encoding.DecodeDCZ(w.Body.Bytes(), encoding.NewDictionary(v1), 1<<20)
+	got, err := dcztest.Decode(w.Body.Bytes(), v1, 1<<20)
 	if err != nil || !bytes.Equal(got, v2) {
 		t.Fatalf("body decodes to %d bytes, %v; want build 2", len(got), err)
 	}

@@ -39,7 +39,7 @@
 // Deltas are for public static assets, which hold no secret a dictionary
 // could help a page probe (§9.2); dictionary compression of responses
 // that may carry secrets is encoding's Config.Dictionaries, off for them
-// unless Config.DictionaryAllow opts them in.
+// unless the dictionary package's Config.Allow opts them in.
 //
 // Generate writes the sidecars (zstd, brotli and gzip at their best levels)
 // and, optionally, a Manifest of hashes that lets FileServer verify them and

@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/encoding/dictionary"
 )
 
 // deltas brings the delta sidecars of the compressible original o up to
@@ -28,7 +28,7 @@ func (g *generator) deltas(ctx context.Context, o original, out *outcome, prev m
 		if err != nil {
 			return fmt.Errorf("precompressed: %w", err)
 		}
-		dict := encoding.NewDictionary(dictBytes)
+		dict := dictionary.New(dictBytes)
 		dname := DeltaName(o.name, dict.Hash())
 		ext := strings.TrimPrefix(dname, o.name)
 		st, err := g.root.Lstat(dname)
@@ -74,7 +74,7 @@ func (g *generator) deltas(ctx context.Context, o original, out *outcome, prev m
 // but through the generator's atomic write, so that the delta gets o's
 // modification time and a hash for the manifest. It returns nil, writing
 // nothing, when the delta does not save MinSaving of the original.
-func (g *generator) writeDelta(ctx context.Context, o original, dname string, dict *encoding.Dictionary) (*manifestBlob, error) {
+func (g *generator) writeDelta(ctx context.Context, o original, dname string, dict *dictionary.Dictionary) (*manifestBlob, error) {
 	src, err := fs.ReadFile(g.root.FS(), o.name)
 	if err != nil {
 		return nil, fmt.Errorf("precompressed: %w", err)
@@ -82,7 +82,7 @@ func (g *generator) writeDelta(ctx context.Context, o original, dname string, di
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	b, err := encoding.AppendDCZ(nil, src, dict, g.deltaLevel())
+	b, err := dictionary.AppendDCZ(nil, src, dict, g.deltaLevel())
 	if err != nil {
 		return nil, fmt.Errorf("precompressed: delta of %s: %w", o.name, err)
 	}

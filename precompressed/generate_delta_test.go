@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/internal/dcztest"
 )
 
 // previousOf is a GenerateConfig.Deltas for builds named app.N.js: build
@@ -38,7 +38,7 @@ func TestGenerateWritesDeltaAgainstEachPreviousVersion(t *testing.T) {
 	if err != nil {
 		t.Fatalf("no delta of build 2 against build 1: %v", err)
 	}
-	got, err := encoding.DecodeDCZ(delta, encoding.NewDictionary(v1), 1<<20)
+	got, err := dcztest.Decode(delta, v1, 1<<20)
 	if err != nil || !bytes.Equal(got, v2) {
 		t.Fatalf("delta decodes to %d bytes, %v; want build 2's %d", len(got), err, len(v2))
 	}
@@ -101,7 +101,7 @@ func TestDeltaOrphansDeletedWhenDictionaryOrOriginalGone(t *testing.T) {
 	generate(t, dir, GenerateConfig{Deltas: previousOf})
 	byV1 := DeltaName("app.2.js", sha256.Sum256(v1))
 	// A delta made by hand with GenerateDelta, of build 1 against 2.
-	byV2, err := GenerateDelta(dir, "app.1.js", "app.2.js", 1)
+	byV2, err := GenerateDelta(dir, DeltaConfig{Name: "app.1.js", Previous: "app.2.js", Level: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestGeneratedDeltaServedToClientWithDictionary(t *testing.T) {
 	if ce := w.Result().Header.Get("Content-Encoding"); ce != "dcz" {
 		t.Fatalf("Content-Encoding %q, want dcz from the generated delta", ce)
 	}
-	got, err := encoding.DecodeDCZ(w.Body.Bytes(), encoding.NewDictionary(v1), 1<<20)
+	got, err := dcztest.Decode(w.Body.Bytes(), v1, 1<<20)
 	if err != nil || !bytes.Equal(got, v2) {
 		t.Fatalf("body decodes to %d bytes, %v; want build 2", len(got), err)
 	}

@@ -55,6 +55,7 @@ import (
 	"os"
 	"os/signal"
 	"path"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -196,9 +197,10 @@ var fieldFlags = strings.NewReplacer(
 // the version.
 func versions(dir string) (func(string) []string, error) {
 	groups := map[string][]string{}
+	pattern := regexp.MustCompile(precompressed.DefaultVersionPattern)
 	keyOf := func(name string) string {
 		d, base := path.Split(name)
-		loc := precompressed.DefaultVersionPattern.FindStringSubmatchIndex(base)
+		loc := pattern.FindStringSubmatchIndex(base)
 		if len(loc) < 4 || loc[2] < 0 {
 			return ""
 		}

@@ -1,4 +1,4 @@
-package encoding
+package dictionary
 
 import (
 	"crypto/sha256"
@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/squeezehttp/squeeze/encoding"
 	"github.com/squeezehttp/squeeze/internal/interop"
 )
 
@@ -40,14 +41,11 @@ func TestChromiumDecodesDCB(t *testing.T) {
 func testChromiumDictionary(t *testing.T, transport, coding string) {
 	browser := interop.Chromium(t)
 	v1, v2 := versionedScript(1, 200<<10), versionedScript(2, 200<<10)
-	store := NewDictionaryStore(0)
+	store := NewStore(0)
 	if _, err := store.Add(v1); err != nil {
 		t.Fatal(err)
 	}
-	mw, err := New(Config{Dictionaries: store})
-	if err != nil {
-		t.Fatal(err)
-	}
+	mw := newMiddleware(t, Config{Store: store})
 	var mu sync.Mutex
 	seen := map[string]http.Header{} // request headers per path
 	sent := map[string]string{}      // Content-Encoding per path
@@ -76,13 +74,13 @@ func testChromiumDictionary(t *testing.T, transport, coding string) {
 			return
 		}
 		w.Header().Set("Content-Type", "text/javascript")
-		if hash, ok := AvailableDictionary(r.Header); coding == "dcb" && ok && hash == sha256.Sum256(v1) && strings.Contains(r.Header.Get("Accept-Encoding"), "dcb") {
+		if hash, ok := Available(r.Header); coding == "dcb" && ok && hash == sha256.Sum256(v1) && strings.Contains(r.Header.Get("Accept-Encoding"), "dcb") {
 			w.Header().Set("Content-Encoding", "dcb")
 			w.Header().Set("Vary", "Accept-Encoding, Available-Dictionary")
-			w.Write(AppendDCB(nil, body, NewDictionary(v1)))
+			w.Write(AppendDCB(nil, body, New(v1)))
 			return
 		}
-		if err := SetUseAsDictionary(w.Header(), UseAsDictionary{Match: "/app/*/app.js", MatchDest: []string{"script"}}); err != nil {
+		if err := SetUseAs(w.Header(), UseAs{Match: "/app/*/app.js", MatchDest: []string{"script"}}); err != nil {
 			t.Error(err)
 		}
 		w.Write(body)
@@ -149,7 +147,7 @@ func testChromiumDictionary(t *testing.T, transport, coding string) {
 
 func mustZstd(t *testing.T, src []byte) []byte {
 	t.Helper()
-	out, err := Zstd().(AppendEncoder).AppendEncode(nil, src, defaultZstdLevel)
+	out, err := encoding.Zstd().(encoding.AppendEncoder).AppendEncode(nil, src, defaultLevel)
 	if err != nil {
 		t.Fatal(err)
 	}

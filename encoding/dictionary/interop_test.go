@@ -1,4 +1,4 @@
-package encoding
+package dictionary
 
 import (
 	"bytes"
@@ -20,7 +20,7 @@ func TestPythonZstandardDecodesDCZ(t *testing.T) {
 	py := interop.Python(t, "zstandard")
 	v1, v2 := versionedScript(1, 300<<10), versionedScript(2, 300<<10)
 	dir := t.TempDir()
-	d := NewDictionary(v1)
+	d := New(v1)
 	for _, tt := range []struct {
 		name string
 		body func() ([]byte, error)
@@ -63,7 +63,7 @@ print(hashlib.sha256(out).hexdigest())
 // pools, in 16 KB writes.
 func streamDCZ(d *Dictionary, src []byte) ([]byte, error) {
 	var out bytes.Buffer
-	w, err := dczCodec{d}.NewWriter(&out, defaultZstdLevel)
+	w, err := codec{d: d, level: defaultLevel}.NewWriter(&out, defaultLevel)
 	if err != nil {
 		return nil, err
 	}

@@ -1,9 +1,12 @@
-package encoding
+package dictionary
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"testing"
+
+	"github.com/squeezehttp/squeeze/encoding"
 )
 
 // versionedScript returns build number version of a generated JavaScript
@@ -34,4 +37,19 @@ func versionedScript(version, size int) []byte {
 	}
 	fmt.Fprintf(&b, "window.appVersion = \"%d\";\n})();\n", version)
 	return []byte(b.String())
+}
+
+// newMiddleware returns encoding's middleware with dictionaries as cfg
+// configures them.
+func newMiddleware(t testing.TB, cfg Config) *encoding.Middleware {
+	t.Helper()
+	s, err := NewServer(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := encoding.New(encoding.Config{Dictionaries: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }

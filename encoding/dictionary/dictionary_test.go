@@ -1,4 +1,4 @@
-package encoding
+package dictionary
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/squeezehttp/squeeze/internal/dcztest"
+	"github.com/squeezehttp/squeeze/internal/sfv"
 )
 
 // RFC 9842 §5: the 8-byte skippable-frame magic, the dictionary's SHA-256,
@@ -16,7 +18,7 @@ import (
 // names no dictionary ID.
 func TestDCZFramingPerRFC9842Section5(t *testing.T) {
 	v1, v2 := versionedScript(1, 64<<10), versionedScript(2, 64<<10)
-	d := NewDictionary(v1)
+	d := New(v1)
 	body, err := AppendDCZ([]byte("prefix"), v2, d, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -81,11 +83,11 @@ func TestDCZWindowWithinRFCLimit(t *testing.T) {
 }
 
 // The streaming encoder makes the same framing as AppendDCZ, the header
-// once, also across Flush and Reset.
+// once, also across Flush and Reset, and Reset(nil) between streams.
 func TestDCZStreamingWriter(t *testing.T) {
 	v1, v2 := versionedScript(1, 32<<10), versionedScript(2, 200<<10)
-	d := NewDictionary(v1)
-	w, err := dczCodec{d}.NewWriter(nil, 3)
+	d := New(v1)
+	w, err := codec{d: d, level: defaultLevel}.NewWriter(nil, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,29 +109,35 @@ func TestDCZStreamingWriter(t *testing.T) {
 			t.Fatal(err)
 		}
 		want := append(bytes.Clone(v2), "registry"...)
-		got, err := DecodeDCZ(out.Bytes(), d, 1<<20)
+		got, err := dcztest.Decode(out.Bytes(), d.Bytes(), 1<<20)
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("round %d: streamed dcz decodes to %d bytes, %v; want %d", round, len(got), err, len(want))
+		}
+		// As the middleware releases it: the zstd encoder goes back to the
+		// dictionary, and the writer fails rather than write without one.
+		w.Reset(nil)
+		if _, err := w.Write([]byte("late")); err == nil {
+			t.Fatalf("round %d: Write after Reset(nil) succeeded", round)
 		}
 	}
 }
 
 func TestDecodeDCZRefusesOtherDictionary(t *testing.T) {
-	d1, d2 := NewDictionary([]byte("one dictionary")), NewDictionary([]byte("another"))
+	d1, d2 := New([]byte("one dictionary")), New([]byte("another"))
 	body, err := AppendDCZ(nil, []byte("hello hello hello"), d1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := DecodeDCZ(body, d2, 1<<20); !errors.Is(err, ErrDCZHeader) {
-		t.Fatalf("decoding with the wrong dictionary: %v, want ErrDCZHeader", err)
+	if _, err := dcztest.Decode(body, d2.Bytes(), 1<<20); !errors.Is(err, dcztest.ErrHeader) {
+		t.Fatalf("decoding with the wrong dictionary: %v, want dcztest.ErrHeader", err)
 	}
-	if _, err := DecodeDCZ(body[:30], d1, 1<<20); !errors.Is(err, ErrDCZHeader) {
-		t.Fatalf("decoding a truncated header: %v, want ErrDCZHeader", err)
+	if _, err := dcztest.Decode(body[:30], d1.Bytes(), 1<<20); !errors.Is(err, dcztest.ErrHeader) {
+		t.Fatalf("decoding a truncated header: %v, want dcztest.ErrHeader", err)
 	}
 }
 
 func TestDictionaryStoreKeysByHashAndEvictsLeastRecentlyUsed(t *testing.T) {
-	s := NewDictionaryStore(30)
+	s := NewStore(30)
 	a, _ := s.Add(bytes.Repeat([]byte("a"), 10))
 	b, _ := s.Add(bytes.Repeat([]byte("b"), 10))
 	again, _ := s.Add(bytes.Repeat([]byte("a"), 10))
@@ -145,8 +153,8 @@ func TestDictionaryStoreKeysByHashAndEvictsLeastRecentlyUsed(t *testing.T) {
 	if s.Bytes() != 25 {
 		t.Fatalf("store holds %d bytes, want 25", s.Bytes())
 	}
-	if _, err := s.Add(make([]byte, 31)); !errors.Is(err, ErrDictionaryTooLarge) {
-		t.Fatalf("adding more than the budget: %v, want ErrDictionaryTooLarge", err)
+	if _, err := s.Add(make([]byte, 31)); !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("adding more than the budget: %v, want ErrTooLarge", err)
 	}
 	s.Remove(a.Hash())
 	if s.Lookup(a.Hash()) != nil || s.Bytes() != 15 {
@@ -175,31 +183,31 @@ func TestAvailableDictionaryHeader(t *testing.T) {
 		if tt.lines != nil {
 			h["Available-Dictionary"] = tt.lines
 		}
-		got, ok := AvailableDictionary(h)
+		got, ok := Available(h)
 		if ok != tt.ok || ok && got != sum {
-			t.Errorf("%s: AvailableDictionary(%q) = %x, %v; want ok=%v", tt.name, tt.lines, got, ok, tt.ok)
+			t.Errorf("%s: Available(%q) = %x, %v; want ok=%v", tt.name, tt.lines, got, ok, tt.ok)
 		}
 	}
-	id, ok := DictionaryID(http.Header{"Dictionary-Id": {`"/v1/main.js 33a6"`}})
+	id, ok := ID(http.Header{"Dictionary-Id": {`"/v1/main.js 33a6"`}})
 	if !ok || id != "/v1/main.js 33a6" {
 		t.Errorf("DictionaryID = %q, %v", id, ok)
 	}
-	if _, ok := DictionaryID(http.Header{"Dictionary-Id": {`"` + strings.Repeat("x", 1025) + `"`}}); ok {
+	if _, ok := ID(http.Header{"Dictionary-Id": {`"` + strings.Repeat("x", 1025) + `"`}}); ok {
 		t.Error("DictionaryID accepted an id longer than RFC 9842's 1024 characters")
 	}
-	if _, ok := DictionaryID(http.Header{"Dictionary-Id": {"token"}}); ok {
+	if _, ok := ID(http.Header{"Dictionary-Id": {"token"}}); ok {
 		t.Error("DictionaryID accepted a token; it is a String")
 	}
 }
 
 func stdBase64(b []byte) string {
-	s, _ := serializeSFItem(sfItem{kind: sfBytes, bytes: b})
+	s, _ := sfv.SerializeItem(sfv.Item{Kind: sfv.Bytes, Bytes: b})
 	return strings.Trim(s, ":")
 }
 
 func TestSetUseAsDictionary(t *testing.T) {
 	h := http.Header{}
-	err := SetUseAsDictionary(h, UseAsDictionary{Match: "/app/*/main.js", MatchDest: []string{"script"}, ID: `v"1`})
+	err := SetUseAs(h, UseAs{Match: "/app/*/main.js", MatchDest: []string{"script"}, ID: `v"1`})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,15 +218,15 @@ func TestSetUseAsDictionary(t *testing.T) {
 		t.Errorf("Cache-Control %q, want the default year of freshness that keeps the dictionary usable", got)
 	}
 	h = http.Header{"Cache-Control": {"public, max-age=60"}}
-	if err := SetUseAsDictionary(h, UseAsDictionary{Match: "/x"}); err != nil || h.Get("Cache-Control") != "public, max-age=60" {
+	if err := SetUseAs(h, UseAs{Match: "/x"}); err != nil || h.Get("Cache-Control") != "public, max-age=60" {
 		t.Errorf("the handler's Cache-Control became %q (%v); it should be left alone", h.Get("Cache-Control"), err)
 	}
-	for _, u := range []UseAsDictionary{{}, {Match: "/app/(\\d+)/x.js"}, {Match: "/ü"}, {Match: "/x", ID: strings.Repeat("i", 1025)}} {
-		if err := SetUseAsDictionary(http.Header{}, u); err == nil {
-			t.Errorf("SetUseAsDictionary(%+v) succeeded; want an error", u)
+	for _, u := range []UseAs{{}, {Match: "/app/(\\d+)/x.js"}, {Match: "/ü"}, {Match: "/x", ID: strings.Repeat("i", 1025)}} {
+		if err := SetUseAs(http.Header{}, u); err == nil {
+			t.Errorf("SetUseAs(%+v) succeeded; want an error", u)
 		}
 	}
-	if err := SetUseAsDictionary(http.Header{"Cache-Control": {"no-store"}}, UseAsDictionary{Match: "/x"}); !errors.Is(err, ErrDictionaryNotFresh) {
-		t.Errorf("no-store: %v, want ErrDictionaryNotFresh", err)
+	if err := SetUseAs(http.Header{"Cache-Control": {"no-store"}}, UseAs{Match: "/x"}); !errors.Is(err, ErrNotFresh) {
+		t.Errorf("no-store: %v, want ErrNotFresh", err)
 	}
 }

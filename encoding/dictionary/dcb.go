@@ -1,6 +1,8 @@
-package encoding
+package dictionary
 
 import (
+	"bytes"
+
 	"github.com/andybalholm/brotli"
 	"github.com/andybalholm/brotli/matchfinder"
 )
@@ -35,7 +37,7 @@ const dcbMaxDistance = 1<<24 - 16
 func AppendDCB(dst, src []byte, d *Dictionary) []byte {
 	dst = append(dst, dcbMagic[:]...)
 	dst = append(dst, d.hash[:]...)
-	sink := &sliceWriter{b: dst}
+	sink := bytes.NewBuffer(dst) // appends after dst's bytes
 	w := &matchfinder.Writer{
 		Dest: sink,
 		MatchFinder: &primedMatchFinder{
@@ -45,10 +47,10 @@ func AppendDCB(dst, src []byte, d *Dictionary) []byte {
 		Encoder:   &brotli.Encoder{},
 		BlockSize: 1 << 16,
 	}
-	// sliceWriter never fails, and neither does the encoder on bytes.
+	// bytes.Buffer never fails, and neither does the encoder on bytes.
 	_, _ = w.Write(src)
 	_ = w.Close()
-	return sink.b
+	return sink.Bytes()
 }
 
 // primedMatchFinder is a match finder that has seen the dictionary before

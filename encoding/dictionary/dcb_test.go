@@ -1,4 +1,4 @@
-package encoding
+package dictionary
 
 import (
 	"bytes"
@@ -50,7 +50,7 @@ func TestDCBMatchesReachIntoDictionaryAsBrotliResolvesThem(t *testing.T) {
 }
 
 func TestDCBFramingPerRFC9842Section4(t *testing.T) {
-	d := NewDictionary([]byte("dictionary"))
+	d := New([]byte("dictionary"))
 	body := AppendDCB([]byte("x"), []byte("hello, hello"), d)
 	sum := sha256.Sum256([]byte("dictionary"))
 	if !bytes.Equal(body[1:5], []byte{0xff, 0x44, 0x43, 0x42}) || !bytes.Equal(body[5:37], sum[:]) {
@@ -58,7 +58,7 @@ func TestDCBFramingPerRFC9842Section4(t *testing.T) {
 	}
 	// With an empty dictionary nothing can reach into one: the stream is
 	// plain brotli, which any decoder reads.
-	empty := NewDictionary(nil)
+	empty := New(nil)
 	src := versionedScript(2, 100<<10)
 	plain := AppendDCB(nil, src, empty)
 	got, err := io.ReadAll(brotli.NewReader(bytes.NewReader(plain[DCBHeaderLen:])))

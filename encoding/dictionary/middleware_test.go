@@ -1,4 +1,4 @@
-package encoding
+package dictionary
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/squeezehttp/squeeze/internal/dcztest"
 	"github.com/squeezehttp/squeeze/negotiate"
 )
 
@@ -16,12 +17,12 @@ import (
 func dictionaryServer(t *testing.T, size int, extra http.Header) (http.Handler, *Dictionary, []byte) {
 	t.Helper()
 	v1, v2 := versionedScript(1, size), versionedScript(2, size)
-	store := NewDictionaryStore(0)
+	store := NewStore(0)
 	d, err := store.Add(v1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mw := mustNew(t, Config{Dictionaries: store})
+	mw := newMiddleware(t, Config{Store: store})
 	return mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/javascript")
 		w.Header().Set("Cache-Control", "max-age=600")
@@ -65,7 +66,7 @@ func TestMiddlewareAnswersDCZForKnownDictionary(t *testing.T) {
 		if etag, want := res.Header.Get("ETag"), `"build2-dcz-`+d.tag()+`"`; etag != want {
 			t.Errorf("%d B: ETag %s, want %s: a strong tag differs per dictionary", size, etag, want)
 		}
-		got, err := DecodeDCZ(rec.Body.Bytes(), d, 1<<20)
+		got, err := dcztest.Decode(rec.Body.Bytes(), d.Bytes(), 1<<20)
 		if err != nil || !bytes.Equal(got, v2) {
 			t.Fatalf("%d B: body decodes to %d bytes, %v; want the %d of build 2", size, len(got), err, len(v2))
 		}
@@ -102,7 +103,7 @@ func TestMiddlewareDictionaryOnlyWhenAllowed(t *testing.T) {
 		h, d, _ := dictionaryServer(t, 20<<10, tt.extra)
 		offered := d
 		if tt.unknown {
-			offered = NewDictionary([]byte("a dictionary the server never had"))
+			offered = New([]byte("a dictionary the server never had"))
 		}
 		r := dictionaryRequest(offered, tt.accept)
 		if tt.edit != nil {
@@ -173,8 +174,8 @@ func TestDictionaryReadablePerRFC9842Section9_3_3(t *testing.T) {
 		if tt.allow != "" {
 			resp.Set("Access-Control-Allow-Origin", tt.allow)
 		}
-		if got := DictionaryReadable(r, resp); got != tt.want {
-			t.Errorf("%+v: DictionaryReadable = %v, want %v", tt, got, tt.want)
+		if got := Readable(r, resp); got != tt.want {
+			t.Errorf("%+v: Readable = %v, want %v", tt, got, tt.want)
 		}
 	}
 }
@@ -237,5 +238,23 @@ func TestPublicResponse(t *testing.T) {
 		if got := PublicResponse(r, h); got != tt.want {
 			t.Errorf("%+v: PublicResponse = %v, want %v", tt, got, tt.want)
 		}
+	}
+}
+
+// A dcz response revalidates too, with the tag per dictionary and the Vary
+// of RFC 9842 §6.2 on its 304.
+func TestDictionaryResponseRevalidates(t *testing.T) {
+	h, d, _ := dictionaryServer(t, 20<<10, nil)
+	first := httptest.NewRecorder()
+	h.ServeHTTP(first, dictionaryRequest(d, "br, dcz"))
+	tag := first.Result().Header.Get("Etag")
+	r := dictionaryRequest(d, "br, dcz")
+	r.Header.Set("If-None-Match", tag)
+	again := httptest.NewRecorder()
+	h.ServeHTTP(again, r)
+	res := again.Result()
+	if first.Result().Header.Get("Content-Encoding") != "dcz" || res.StatusCode != http.StatusNotModified || res.Header.Get("Etag") != tag ||
+		res.Header.Get("Vary") != "Accept-Encoding, Available-Dictionary" {
+		t.Fatalf("dcz tag %s: revalidation got %d, header %v", tag, res.StatusCode, res.Header)
 	}
 }

@@ -1,4 +1,4 @@
-package encoding
+package dictionary
 
 import (
 	"net"
@@ -12,7 +12,7 @@ import (
 // development (the W3C Secure Contexts spec). Localhost is decided as the
 // browser decides it, from the host the request names (Host: localhost,
 // *.localhost, 127.0.0.0/8 or [::1]). Behind a proxy that terminates TLS,
-// r.TLS is nil: set Config.DictionarySecure to trust the proxy instead.
+// r.TLS is nil: set Config.Secure to trust the proxy instead.
 func SecureRequest(r *http.Request) bool {
 	if r.TLS != nil {
 		return true
@@ -29,12 +29,12 @@ func SecureRequest(r *http.Request) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// DictionaryReadable runs the server-side check of RFC 9842 §9.3.3: it
+// Readable runs the server-side check of RFC 9842 §9.3.3: it
 // reports false for a cross-origin request whose response the requesting
 // page could not read (no CORS grant), where the size of a
 // dictionary-compressed response would leak what the page may not see.
 // resp is the response's header, for Access-Control-Allow-Origin.
-func DictionaryReadable(r *http.Request, resp http.Header) bool {
+func Readable(r *http.Request, resp http.Header) bool {
 	site := r.Header["Sec-Fetch-Site"]
 	if len(site) == 0 || strings.TrimSpace(site[0]) == "same-origin" {
 		return true
@@ -71,27 +71,45 @@ func PublicResponse(r *http.Request, resp http.Header) bool {
 		return false
 	}
 	cc := resp["Cache-Control"]
-	if hasToken(cc, "private") || hasToken(cc, "no-store") {
+	if hasBare(cc, "private") || hasBare(cc, "no-store") {
 		return false
 	}
-	if hasToken(cc, "public") || hasDirective(cc, "s-maxage") {
+	if hasBare(cc, "public") || hasArgument(cc, "s-maxage") {
 		return true
 	}
-	return r.Header["Authorization"] == nil && hasDirective(cc, "max-age")
+	return r.Header["Authorization"] == nil && hasArgument(cc, "max-age")
 }
 
-// hasDirective reports whether the Cache-Control lines hold directive with
+// hasBare reports whether the Cache-Control lines hold directive without
+// an argument (no-store), compared without regard to case.
+func hasBare(lines []string, directive string) bool {
+	bare, _ := cacheDirective(lines, directive)
+	return bare
+}
+
+// hasArgument reports whether the Cache-Control lines hold directive with
 // an argument (max-age=N), compared without regard to case.
-func hasDirective(lines []string, directive string) bool {
+func hasArgument(lines []string, directive string) bool {
+	_, withArg := cacheDirective(lines, directive)
+	return withArg
+}
+
+// cacheDirective reports whether the Cache-Control lines hold directive
+// alone, and whether they hold it with an argument.
+func cacheDirective(lines []string, directive string) (bare, withArg bool) {
 	for _, v := range lines {
 		for v != "" {
 			var elem string
 			elem, v, _ = strings.Cut(v, ",")
-			name, _, found := strings.Cut(strings.TrimSpace(elem), "=")
-			if found && strings.EqualFold(strings.TrimSpace(name), directive) {
-				return true
+			elem = strings.TrimSpace(elem)
+			name, _, found := strings.Cut(elem, "=")
+			switch {
+			case !found && strings.EqualFold(elem, directive):
+				bare = true
+			case found && strings.EqualFold(strings.TrimSpace(name), directive):
+				withArg = true
 			}
 		}
 	}
-	return false
+	return bare, withArg
 }
