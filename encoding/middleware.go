@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 	"github.com/squeezehttp/squeeze/negotiate"
 )
 
@@ -91,5 +92,5 @@ func isUpgrade(r *http.Request) bool {
 		return true
 	}
 	upgrade := r.Header["Upgrade"]
-	return upgrade != nil && hasToken(r.Header["Connection"], "upgrade") && !hasToken(upgrade, "h2c")
+	return upgrade != nil && httpfield.HasToken(r.Header["Connection"], "upgrade") && !httpfield.HasToken(upgrade, "h2c")
 }

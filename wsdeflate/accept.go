@@ -10,6 +10,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 )
 
 // AcceptOptions configures Accept. The zero value (or nil) accepts
@@ -159,9 +161,9 @@ func checkUpgrade(r *http.Request) (key string, status int, err error) {
 		return "", http.StatusMethodNotAllowed, errors.New("wsdeflate: handshake method is not GET")
 	case !r.ProtoAtLeast(1, 1) || r.ProtoMajor != 1:
 		return "", http.StatusHTTPVersionNotSupported, errors.New("wsdeflate: handshake is not HTTP/1.1")
-	case !hasToken(r.Header.Values("Connection"), "upgrade"):
+	case !httpfield.HasToken(r.Header.Values("Connection"), "upgrade"):
 		return "", http.StatusUpgradeRequired, errors.New(`wsdeflate: Connection header lacks "upgrade"`)
-	case !hasToken(r.Header.Values("Upgrade"), "websocket"):
+	case !httpfield.HasToken(r.Header.Values("Upgrade"), "websocket"):
 		return "", http.StatusUpgradeRequired, errors.New(`wsdeflate: Upgrade header lacks "websocket"`)
 	case r.Header.Get("Sec-WebSocket-Version") != "13":
 		// RFC 6455 §4.4: answer with the versions we speak.
@@ -173,19 +175,6 @@ func checkUpgrade(r *http.Request) (key string, status int, err error) {
 		return "", http.StatusBadRequest, fmt.Errorf("wsdeflate: bad Sec-WebSocket-Key %q", key)
 	}
 	return key, 0, nil
-}
-
-// hasToken reports whether the comma-separated header values contain
-// token, ignoring case (RFC 9110 §5.6.1).
-func hasToken(values []string, token string) bool {
-	for _, v := range values {
-		for t := range strings.SplitSeq(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(t), token) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // checkOrigin accepts a request without Origin (not from a browser), from

@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 )
 
 // DialOptions configures Dial. The zero value (or nil) offers
@@ -179,9 +181,9 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions, 
 	switch {
 	case resp.StatusCode != http.StatusSwitchingProtocols:
 		return nil, resp, fmt.Errorf("wsdeflate: dial: server answered %s", resp.Status)
-	case !hasToken(resp.Header.Values("Upgrade"), "websocket"):
+	case !httpfield.HasToken(resp.Header.Values("Upgrade"), "websocket"):
 		return nil, resp, errors.New(`wsdeflate: dial: Upgrade header lacks "websocket"`)
-	case !hasToken(resp.Header.Values("Connection"), "upgrade"):
+	case !httpfield.HasToken(resp.Header.Values("Connection"), "upgrade"):
 		return nil, resp, errors.New(`wsdeflate: dial: Connection header lacks "upgrade"`)
 	case resp.Header.Get("Sec-WebSocket-Accept") != acceptKey(key):
 		return nil, resp, errors.New("wsdeflate: dial: wrong Sec-WebSocket-Accept")
