@@ -41,7 +41,7 @@ type AcceptOptions struct {
 	Compression Config
 
 	// CompressionLevel is the level of the compressor for what this end
-	// sends; see DefaultLevel and NewCompressorLevel. 0 means DefaultLevel
+	// sends; see DefaultLevel and NewCompressor. 0 means DefaultLevel
 	// (1, wsdeflate's own encoder: the fastest, with a live state of at
 	// most 288 KiB). 2 to 9 are klauspost's encoders: output a little
 	// smaller for a few times level 1's CPU per message at levels 2 to 6,

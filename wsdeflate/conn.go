@@ -120,7 +120,7 @@ func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *C
 		if cfg.client {
 			send, recv = recv, send
 		}
-		c.comp, _ = NewCompressorLevel(send, cfg.level) // the level was checked
+		c.comp, _ = NewCompressor(send, cfg.level) // the level was checked
 		c.decomp = NewDecompressor(recv, intLimit(cfg.readLimit))
 	}
 	c.idle.init(c, cfg.idleRelease)

@@ -18,9 +18,9 @@
 // Each endpoint compresses what it sends with a [Compressor] and inflates what
 // it receives with a [Decompressor]:
 //
-//	c := wsdeflate.NewCompressor(params.Server())        // on the server
-//	d := wsdeflate.NewDecompressor(params.Client(), 1<<20)
-//	payload, err := c.Compress(payload[:0], msg)         // RSV1 frame payload
+//	c, err := wsdeflate.NewCompressor(params.Server(), 0) // on the server; 0: DefaultLevel
+//	d := wsdeflate.NewDecompressor(params.Client(), 0)    // 0: DefaultReadLimit
+//	payload, err := c.Compress(payload[:0], msg)          // RSV1 frame payload
 //	msg, err = d.Decompress(msg[:0], payload)
 //
 // Output is appended to the caller's buffer; in steady state a message costs

@@ -71,7 +71,7 @@ func TestReadLimitOfMaxInt64AcceptsMessages(t *testing.T) {
 func TestDecompressorWithMaxIntLimit(t *testing.T) {
 	msg := jsonMessage(3, 5000)
 	for _, dir := range []Direction{takeover(), noTakeover()} {
-		payload, _ := NewCompressor(dir).Compress(nil, msg)
+		payload, _ := newCompressor(dir).Compress(nil, msg)
 		d := NewDecompressor(dir, math.MaxInt)
 		if got, err := d.Decompress([]byte("prefix"), payload); err != nil || string(got) != "prefix"+string(msg) {
 			t.Fatalf("Decompress with a MaxInt limit: %d bytes, %v", len(got), err)
