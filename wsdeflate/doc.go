@@ -126,8 +126,9 @@
 //
 // Every size a peer controls is bounded. A message larger than the read
 // limit ([DefaultReadLimit] unless [AcceptOptions.ReadLimit],
-// [DialOptions.ReadLimit] or [Conn.SetReadLimit] say otherwise; a negative
-// value or math.MaxInt64 means no limit beyond memory) fails the
+// [DialOptions.ReadLimit], [Conn.SetReadLimit] or [NewDecompressor]'s limit
+// say otherwise; a negative value or math.MaxInt64 means no limit beyond
+// memory) fails the
 // connection with 1009, counted after decompression and checked while
 // inflating. A frame's payload buffer grows as its bytes arrive, to at most
 // twice what has arrived, never to the length its header announces: a

@@ -83,6 +83,34 @@ func TestDecompressorWithMaxIntLimit(t *testing.T) {
 	}
 }
 
+// TestDecompressorLimitMeansWhatReadLimitMeans: NewDecompressor's limit
+// reads as a Conn's ReadLimit does, so the codec and the connection share
+// one default: 0 is DefaultReadLimit (a message of exactly that size
+// inflates, one byte more fails with ErrMessageTooBig) and a negative value
+// is no limit (twice the default inflates).
+func TestDecompressorLimitMeansWhatReadLimitMeans(t *testing.T) {
+	zeros := func(n int) []byte {
+		out, _ := newCompressor(noTakeover()).Compress(nil, make([]byte, n))
+		return out
+	}
+	for _, tc := range []struct {
+		limit, size int
+		tooBig      bool
+	}{
+		{0, DefaultReadLimit, false},
+		{0, DefaultReadLimit + 1, true},
+		{-1, 2 * DefaultReadLimit, false},
+	} {
+		got, err := NewDecompressor(noTakeover(), tc.limit).Decompress(nil, zeros(tc.size))
+		switch {
+		case tc.tooBig && !errors.Is(err, ErrMessageTooBig):
+			t.Errorf("limit %d, %d-byte message: %v, want ErrMessageTooBig", tc.limit, tc.size, err)
+		case !tc.tooBig && (err != nil || len(got) != tc.size):
+			t.Errorf("limit %d, %d-byte message: %d bytes, %v", tc.limit, tc.size, len(got), err)
+		}
+	}
+}
+
 // TestFrameLengthsCannotOverflowTheReadLimit: a peer controls every frame's
 // length (RFC 6455 §5.2: up to 2^63-1). A continuation announcing 2^63-1
 // after a 10-byte fragment must fail the connection with 1009, not wrap the
