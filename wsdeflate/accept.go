@@ -33,11 +33,9 @@ type AcceptOptions struct {
 	// InsecureSkipOriginCheck accepts every Origin.
 	InsecureSkipOriginCheck bool
 
-	// DisableCompression declines permessage-deflate.
-	DisableCompression bool
-
 	// Compression is the server's permessage-deflate policy; see Config
-	// for the memory each field saves.
+	// for the memory each field saves. Compression.Disabled declines
+	// permessage-deflate.
 	Compression Config
 
 	// CompressionLevel is the level of the compressor for what this end
@@ -116,10 +114,8 @@ func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn,
 	subprotocol := chooseSubprotocol(r.Header.Values("Sec-WebSocket-Protocol"), opts.Subprotocols)
 	var params *Params
 	var ext string
-	if !opts.DisableCompression {
-		if resp, p, ok := Negotiate(r.Header.Values("Sec-WebSocket-Extensions"), opts.Compression); ok {
-			params, ext = &p, resp
-		}
+	if resp, p, ok := Negotiate(r.Header.Values("Sec-WebSocket-Extensions"), opts.Compression); ok {
+		params, ext = &p, resp
 	}
 	nc, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {

@@ -155,10 +155,10 @@
 // no close frame was received. Differences: Read returns a slice the caller
 // owns, as coder's does, but the read limit defaults to 1 MiB, not 32 KiB
 // (SetReadLimit(-1) lifts it in both); compression is negotiated by
-// default, with context takeover ([AcceptOptions.DisableCompression] turns
-// it off; coder's default is off), and the live encoder and decoder of
-// context takeover go back to shared pools when the connection goes idle
-// instead of being kept for its life. Compared with gorilla/websocket:
+// default, with context takeover ([Config.Disabled] in
+// [AcceptOptions.Compression] turns it off; coder's default is off), and
+// the live encoder and decoder of context takeover go back to shared pools
+// when the connection goes idle instead of being kept for its life. Compared with gorilla/websocket:
 // there is no separate Upgrader (Accept takes its options), a ctx per call
 // replaces SetReadDeadline and SetWriteDeadline, Write may be called from
 // any number of goroutines at once, and context takeover is supported.

@@ -34,7 +34,7 @@ func TestReadLimitOfMaxInt64AcceptsMessages(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			goroutinesReturn(t)
-			url, _ := echoServer(t, &AcceptOptions{ReadLimit: tc.limit, DisableCompression: tc.disable})
+			url, _ := echoServer(t, &AcceptOptions{ReadLimit: tc.limit, Compression: Config{Disabled: tc.disable}})
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			c, _, err := Dial(ctx, url, &DialOptions{ReadLimit: tc.limit})
