@@ -19,7 +19,7 @@ var gzipFraming [18]byte
 // writer reused with Reset): lower levels, the stateless encoder
 // (flate.StatelessDeflate, which keeps no tables between calls) and
 // Huffman-only coding, beside squeeze's one-shot path. "out-bytes" puts
-// the price in size of each speed-up on the same line; the budget
+// the price in size of each speed-up on the same line; the size budget
 // is 3 % over level 5.
 //
 //	go test -run '^$' -bench GzipSmallBody -count 6 . | benchstat -col /impl -

@@ -50,7 +50,7 @@ func wsHeapInuse() (heap, stack uint64) {
 // compressor and decompressor back to the pools and keeps only its
 // windows. coder/websocket keeps its encoder and window for the
 // connection's life. The number of pairs comes from SQUEEZE_WS_CONNS
-// (default 200). The 10 000 need 20 000 file descriptors (the
+// (default 200). The target's 10 000 need 20 000 file descriptors (the
 // benchmark raises RLIMIT_NOFILE) and, for coder/websocket, about 25 GB:
 // coder is run at as many pairs as half the available memory holds
 // (coderPairLimit), which the "pairs" metric reports. Where the hard

@@ -82,8 +82,8 @@ func oursIdleHeap(p wsdeflate.Params, msgs [][]byte) float64 {
 	var wire, out []byte
 	for i := range conns {
 		c := &conns[i]
-		c.server = wsdeflateEndpoint{wsdeflate.NewCompressor(p.Server()), wsdeflate.NewDecompressor(p.Client(), 0)}
-		c.client = wsdeflateEndpoint{wsdeflate.NewCompressor(p.Client()), wsdeflate.NewDecompressor(p.Server(), 0)}
+		c.server = wsdeflateEndpoint{oursCompressor(p.Server()), wsdeflate.NewDecompressor(p.Client(), 0)}
+		c.client = wsdeflateEndpoint{oursCompressor(p.Client()), wsdeflate.NewDecompressor(p.Server(), 0)}
 		for _, m := range msgs {
 			wire, _ = c.client.c.Compress(wire[:0], m)
 			out, _ = c.server.d.Decompress(out[:0], wire)

@@ -27,7 +27,17 @@ type oursCodec struct {
 
 func newOurs(takeover bool) *oursCodec {
 	dir := wsdeflate.Direction{ContextTakeover: takeover, MaxWindowBits: 15}
-	return &oursCodec{c: wsdeflate.NewCompressor(dir), d: wsdeflate.NewDecompressor(dir, 0)}
+	return &oursCodec{c: oursCompressor(dir), d: wsdeflate.NewDecompressor(dir, 0)}
+}
+
+// oursCompressor is wsdeflate.NewCompressor at DefaultLevel, which cannot
+// fail.
+func oursCompressor(d wsdeflate.Direction) *wsdeflate.Compressor {
+	c, err := wsdeflate.NewCompressor(d, 0)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 func (o *oursCodec) roundTrip(msg []byte) ([]byte, int) {

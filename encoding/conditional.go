@@ -2,6 +2,8 @@ package encoding
 
 import (
 	"net/http"
+
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 )
 
 // conds says which of a request's conditional header fields the middleware
@@ -99,7 +101,7 @@ func (w *responseWriter) answer(h http.Header, code int, v verdict) {
 // notModified gives a handler's own 304 the validators and Vary of the 200
 // it stands for (RFC 9110 §15.4.5).
 func (w *responseWriter) notModified(h http.Header) {
-	if ct, typed := h["Content-Type"]; typed && !w.s.types(mediaType(first(ct))) {
+	if ct, typed := h["Content-Type"]; typed && !w.s.types(httpfield.MediaType(first(ct))) {
 		return // a type never compressed: nothing to negotiate
 	}
 	addVary(h)

@@ -3,6 +3,7 @@ package encoding
 import (
 	"bytes"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -357,5 +358,39 @@ func TestDisableConditional(t *testing.T) {
 	serve(t, m, h, "GET", "Accept-Encoding: gzip", `If-Match: "v1-gzip"`)
 	if im != `"v1"` {
 		t.Errorf("GET handler saw If-Match %s, want \"v1\"", im)
+	}
+}
+
+// A handler that tags its variants per coding itself (as precompressed does)
+// must still see its own tag in If-None-Match and If-Match.
+func TestHandlerTaggingPerCodingStillRevalidates(t *testing.T) {
+	h := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/css")
+		w.Header().Set("Content-Encoding", "br")
+		w.Header().Set("ETag", `"sum-br"`)
+		http.ServeContent(w, r, "", time.Unix(1e9, 0), strings.NewReader("pre-encoded bytes"))
+	}
+	m := mustNew(t, Config{})
+	if rec := serve(t, m, h, "GET", "Accept-Encoding: br", `If-None-Match: "sum-br"`); rec.Code != http.StatusNotModified || rec.Header().Get("Etag") != `"sum-br"` {
+		t.Errorf("If-None-Match with the handler's own tag: %s; want 304 with that tag", describe(rec))
+	}
+	if rec := serve(t, m, h, "GET", "Accept-Encoding: br", `If-Match: "sum-br"`); rec.Code != http.StatusOK {
+		t.Errorf("If-Match with the handler's own tag: %s; want 200", describe(rec))
+	}
+}
+
+// RFC 9110 §15.4.5: a 304 carries the Vary the 200 had, and in ETagWeaken
+// mode the weak tag the client holds.
+func TestNotModifiedRepeatsVaryAndWeakTag(t *testing.T) {
+	body := sampleText(8192)
+	rec := serve(t, mustNew(t, Config{ETag: ETagKeep}), serveContent(body), "GET", "Accept-Encoding: gzip", `If-None-Match: "v1"`)
+	if rec.Code != http.StatusNotModified || rec.Header().Get("Vary") != "Accept-Encoding" {
+		t.Errorf("ETagKeep 304: %s; want Vary", describe(rec))
+	}
+	m := mustNew(t, Config{ETag: ETagWeaken})
+	first := serve(t, m, serveContent(body), "GET", "Accept-Encoding: gzip")
+	again := serve(t, m, serveContent(body), "GET", "Accept-Encoding: gzip", "If-None-Match: "+first.Header().Get("Etag"))
+	if first.Header().Get("Etag") != `W/"v1"` || again.Code != http.StatusNotModified || again.Header().Get("Etag") != `W/"v1"` {
+		t.Errorf("ETagWeaken: 200 %q, then %s", first.Header().Get("Etag"), describe(again))
 	}
 }

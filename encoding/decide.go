@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 	"github.com/squeezehttp/squeeze/negotiate"
 )
 
@@ -45,11 +46,11 @@ func (w *responseWriter) verdictFromHeader() (verdict, described) {
 			return passPlain, described{}
 		case h["Content-Range"] != nil: // a part of some representation: RFC 9110 §14.4
 			return passPlain, described{}
-		case hasToken(h["Cache-Control"], "no-transform"): // RFC 9111 §5.2.2.6, §5.2.1.6
+		case httpfield.HasToken(h["Cache-Control"], "no-transform"): // RFC 9111 §5.2.2.6, §5.2.1.6
 			return passPlain, described{}
 		}
 	}
-	if typed && !w.s.types(mediaType(first(ct))) {
+	if typed && !w.s.types(httpfield.MediaType(first(ct))) {
 		return passPlain, described{}
 	}
 	d := described{typed: typed}
@@ -105,7 +106,7 @@ func (w *responseWriter) verdictFromBody(final bool) verdict {
 	switch {
 	case final && size < int64(w.s.minSize):
 		return passPlain
-	case !d.typed && !w.s.types(mediaType(contentType)):
+	case !d.typed && !w.s.types(httpfield.MediaType(contentType)):
 		return passPlain
 	case w.offer == nil:
 		return passVaried
@@ -124,21 +125,6 @@ func compressibleStatus(code int) bool {
 		return false
 	}
 	return code >= 200
-}
-
-// hasToken reports whether the comma-separated field lines list token,
-// compared without regard to case.
-func hasToken(lines []string, token string) bool {
-	for _, v := range lines {
-		for v != "" {
-			var elem string
-			elem, v, _ = strings.Cut(v, ",")
-			if strings.EqualFold(strings.TrimSpace(elem), token) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func contentLength(h http.Header) (int64, bool) {

@@ -85,3 +85,26 @@ func ExampleNew() {
 	h.ServeHTTP(httptest.NewRecorder(), r)
 	// Output: /status br: 1100 bytes in, 2% out
 }
+
+// Routers such as chi take middleware as a func(http.Handler) http.Handler;
+// the method value mw.Handler is one, so it goes into such a chain as it is.
+func ExampleMiddleware_Handler() {
+	mw, err := encoding.New(encoding.Config{})
+	if err != nil {
+		panic(err)
+	}
+	chain := []func(http.Handler) http.Handler{mw.Handler} // what r.Use(mw.Handler) keeps
+	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		io.WriteString(w, strings.Repeat("compressed by the chain ", 100))
+	})
+	for _, use := range chain {
+		h = use(h)
+	}
+	r := httptest.NewRequest("GET", "/", nil)
+	r.Header.Set("Accept-Encoding", "gzip")
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	fmt.Println(w.Header().Get("Content-Encoding"))
+	// Output: gzip
+}

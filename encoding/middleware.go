@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 	"github.com/squeezehttp/squeeze/negotiate"
 )
 
@@ -37,16 +38,14 @@ func Handler(h http.Handler) http.Handler {
 	return defaultMiddleware().Handler(h)
 }
 
-// Handler returns h with its responses compressed.
+// Handler returns h with its responses compressed. The method value
+// m.Handler is a func(http.Handler) http.Handler, the shape routers such as
+// chi take for middleware: r.Use(m.Handler).
 func (m *Middleware) Handler(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		m.serve(h, w, r)
 	})
 }
-
-// Wrap is Handler as a func(http.Handler) http.Handler, the shape routers
-// such as chi take for middleware.
-func (m *Middleware) Wrap(h http.Handler) http.Handler { return m.Handler(h) }
 
 func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Request) {
 	s := m.s
@@ -90,5 +89,5 @@ func isUpgrade(r *http.Request) bool {
 		return true
 	}
 	upgrade := r.Header["Upgrade"]
-	return upgrade != nil && hasToken(r.Header["Connection"], "upgrade") && !hasToken(upgrade, "h2c")
+	return upgrade != nil && httpfield.HasToken(r.Header["Connection"], "upgrade") && !httpfield.HasToken(upgrade, "h2c")
 }

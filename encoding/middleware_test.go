@@ -422,3 +422,30 @@ func TestLargeSingleWriteIsSniffedAndCompressed(t *testing.T) {
 		t.Fatal("decoded body differs")
 	}
 }
+
+// A HEAD handler that only sets headers gets what GET would.
+func TestHEADWithoutWriteMatchesGET(t *testing.T) {
+	h := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Content-Length", "8192")
+		if r.Method == http.MethodGet {
+			w.Write(sampleText(8192))
+		}
+	}
+	m := mustNew(t, Config{})
+	get := serve(t, m, h, "GET", "Accept-Encoding: gzip")
+	head := serve(t, m, h, "HEAD", "Accept-Encoding: gzip")
+	for _, name := range []string{"Content-Encoding", "Vary"} {
+		if get.Header().Get(name) != head.Header().Get(name) || head.Header().Get(name) == "" {
+			t.Errorf("%s: GET %q, HEAD %q", name, get.Header().Get(name), head.Header().Get(name))
+		}
+	}
+}
+
+// A body of exactly BufferSize bytes is still whole: it gets Content-Length.
+func TestBodyOfExactlyBufferSizeIsWhole(t *testing.T) {
+	rec := serve(t, mustNew(t, Config{BufferSize: 8192}), writeBody("text/plain", sampleText(8192)), "GET", "Accept-Encoding: zstd")
+	if rec.Header().Get("Content-Length") == "" {
+		t.Fatalf("%s", describe(rec))
+	}
+}

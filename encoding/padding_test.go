@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"io"
+	"net/http"
 	"slices"
 	"strings"
 	"testing"
@@ -251,6 +252,28 @@ func TestPadRefusesOutOfRange(t *testing.T) {
 			if err := c.(Padder).Pad(wr, io.Discard, n); err == nil {
 				t.Errorf("%s: Pad(%d) accepted", c.Name(), n)
 			}
+		}
+	}
+}
+
+// Padding a stream must not send bytes before the headers: the status, the
+// coding and the Vary go out first.
+func TestJitterOnStreamsKeepsHeadersFirst(t *testing.T) {
+	m := mustNew(t, Config{Jitter: 100})
+	for _, coding := range []string{"zstd", "gzip"} {
+		body := sampleText(300 << 10)
+		h := func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/plain")
+			w.Header().Set("ETag", `"v1"`)
+			w.WriteHeader(http.StatusCreated)
+			w.Write(body)
+		}
+		rec := serve(t, m, h, "GET", "Accept-Encoding: "+coding)
+		if rec.Code != http.StatusCreated || rec.Header().Get("Content-Encoding") != coding || rec.Header().Get("Vary") != "Accept-Encoding" || rec.Header().Get("Etag") != `"v1-`+coding+`"` {
+			t.Fatalf("%s padded stream: %s", coding, describe(rec))
+		}
+		if !bytes.Equal(decodeBody(t, coding, rec.Body.Bytes()), body) {
+			t.Fatalf("%s padded stream does not decode to the body", coding)
 		}
 	}
 }

@@ -82,3 +82,20 @@ type failingWriter struct{ header http.Header }
 func (f *failingWriter) Header() http.Header       { return f.header }
 func (f *failingWriter) WriteHeader(int)           {}
 func (f *failingWriter) Write([]byte) (int, error) { return 0, errors.New("connection reset") }
+
+// A goroutine the handler left behind must not write into another request's
+// response.
+func TestWriteAfterReturnFailsAndLeaksNothing(t *testing.T) {
+	m := mustNew(t, Config{})
+	var leaked http.ResponseWriter
+	serve(t, m, func(w http.ResponseWriter, r *http.Request) { leaked = w; io.WriteString(w, "one") }, "GET")
+	next := serve(t, m, func(w http.ResponseWriter, r *http.Request) {
+		if _, err := leaked.Write([]byte("LEAK")); err == nil {
+			t.Error("a write after the handler returned succeeded")
+		}
+		io.WriteString(w, "two")
+	}, "GET")
+	if next.Body.String() != "two" {
+		t.Fatalf("second response body %q", next.Body.String())
+	}
+}

@@ -182,3 +182,13 @@ func rawExchange(t *testing.T, h http.HandlerFunc, request string) []byte {
 	got, _ := io.ReadAll(conn)
 	return got
 }
+
+// net/http ignores h2c upgrades and answers over HTTP/1.1, so curl --http2
+// must still get a compressed response.
+func TestH2CUpgradeHeaderIsNotATunnel(t *testing.T) {
+	rec := serve(t, mustNew(t, Config{}), writeBody("text/html", sampleText(8192)), "GET",
+		"Accept-Encoding: gzip", "Connection: Upgrade, HTTP2-Settings", "Upgrade: h2c")
+	if rec.Header().Get("Content-Encoding") != "gzip" {
+		t.Fatalf("%s", describe(rec))
+	}
+}

@@ -85,3 +85,21 @@ func TestDeclaredTrailersStayTrailers(t *testing.T) {
 		}
 	}
 }
+
+// Trailers need chunked framing: a whole body with declared trailers goes
+// out without Content-Length.
+func TestTrailersSurviveCompression(t *testing.T) {
+	h := func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Trailer", "X-Sum")
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write(sampleText(4096))
+		w.Header().Set("X-Sum", "abc")
+	}
+	rec := serve(t, mustNew(t, Config{}), h, "GET", "Accept-Encoding: gzip")
+	if rec.Header().Get("Content-Encoding") != "gzip" || rec.Header().Get("Content-Length") != "" {
+		t.Fatalf("%s; want gzip without Content-Length", describe(rec))
+	}
+	if got := rec.Result().Trailer.Get("X-Sum"); got != "abc" {
+		t.Fatalf("trailer X-Sum = %q, want abc", got)
+	}
+}

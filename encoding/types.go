@@ -1,9 +1,6 @@
 package encoding
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // CompressibleType reports whether bodies of mediaType (lower case, without
 // parameters) are worth compressing: text, structured text (JSON, XML and
@@ -40,37 +37,4 @@ func CompressibleType(mediaType string) bool {
 		return true
 	}
 	return false
-}
-
-// mediaType returns the lower-case type/subtype of a Content-Type value,
-// without parameters or white space, allocating only for upper-case input.
-func mediaType(contentType string) string {
-	// A value with no parameter, space or upper case, the common
-	// "application/json", is its own media type.
-	for i := 0; i < len(contentType); i++ {
-		c := contentType[i]
-		if 'a' <= c && c <= 'z' {
-			continue // most of the bytes, checked first
-		}
-		if c == ';' || c <= ' ' || c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
-			return trimMediaType(contentType)
-		}
-	}
-	return contentType
-}
-
-// trimMediaType is mediaType for a value that has something to remove or
-// lower: parameters, white space (of which TrimSpace takes non-ASCII kinds
-// too) or upper case.
-func trimMediaType(contentType string) string {
-	if i := strings.IndexByte(contentType, ';'); i >= 0 {
-		contentType = contentType[:i]
-	}
-	contentType = strings.TrimSpace(contentType)
-	for i := 0; i < len(contentType); i++ {
-		if c := contentType[i]; 'A' <= c && c <= 'Z' {
-			return strings.ToLower(contentType)
-		}
-	}
-	return contentType
 }

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 )
 
 // outcome is what a worker did with one original.
@@ -358,14 +359,14 @@ func (g *generator) compressible(name string) (bool, error) {
 		}
 		ctype = http.DetectContentType(buf[:n])
 	}
-	return encoding.CompressibleType(mediaType(ctype)), nil
+	return encoding.CompressibleType(httpfield.MediaType(ctype)), nil
 }
 
 // compressibleByExt reports whether name's extension is of a compressible
 // type.
 func compressibleByExt(name string) bool {
 	ctype := mime.TypeByExtension(path.Ext(name))
-	return ctype != "" && encoding.CompressibleType(mediaType(ctype))
+	return ctype != "" && encoding.CompressibleType(httpfield.MediaType(ctype))
 }
 
 // path is name's operating-system path.

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 )
 
 // What the stat cache charges for a resource beyond its name: the
@@ -189,7 +190,7 @@ func (s *server) resolve(name string, old *resource) *resource {
 		}
 	}
 	res.fallback = len(s.fallback) > 0 && direct == nil && !delta && res.original != nil && len(res.sidecars) == 0 &&
-		res.original.size >= s.minSize && res.original.size <= s.maxSize && encoding.CompressibleType(mediaType(res.ctype))
+		res.original.size >= s.minSize && res.original.size <= s.maxSize && encoding.CompressibleType(httpfield.MediaType(res.ctype))
 	return res
 }
 
@@ -263,12 +264,4 @@ func archiveType(coding string) string {
 		return "application/zstd" // RFC 8878 §8.1
 	}
 	return "application/octet-stream" // brotli has no registered media type
-}
-
-// mediaType strips parameters and case from a Content-Type.
-func mediaType(ctype string) string {
-	if i := strings.IndexByte(ctype, ';'); i >= 0 {
-		ctype = ctype[:i]
-	}
-	return strings.ToLower(strings.TrimSpace(ctype))
 }

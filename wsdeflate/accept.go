@@ -10,6 +10,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 )
 
 // AcceptOptions configures Accept. The zero value (or nil) accepts
@@ -31,15 +33,13 @@ type AcceptOptions struct {
 	// InsecureSkipOriginCheck accepts every Origin.
 	InsecureSkipOriginCheck bool
 
-	// DisableCompression declines permessage-deflate.
-	DisableCompression bool
-
 	// Compression is the server's permessage-deflate policy; see Config
-	// for the memory each field saves.
+	// for the memory each field saves. Compression.Disabled declines
+	// permessage-deflate.
 	Compression Config
 
 	// CompressionLevel is the level of the compressor for what this end
-	// sends; see DefaultLevel and NewCompressorLevel. 0 means DefaultLevel
+	// sends; see DefaultLevel and NewCompressor. 0 means DefaultLevel
 	// (1, wsdeflate's own encoder: the fastest, with a live state of at
 	// most 288 KiB). 2 to 9 are klauspost's encoders: output a little
 	// smaller for a few times level 1's CPU per message at levels 2 to 6,
@@ -114,10 +114,8 @@ func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn,
 	subprotocol := chooseSubprotocol(r.Header.Values("Sec-WebSocket-Protocol"), opts.Subprotocols)
 	var params *Params
 	var ext string
-	if !opts.DisableCompression {
-		if resp, p, ok := Negotiate(r.Header.Values("Sec-WebSocket-Extensions"), opts.Compression); ok {
-			params, ext = &p, resp
-		}
+	if resp, p, ok := Negotiate(r.Header.Values("Sec-WebSocket-Extensions"), opts.Compression); ok {
+		params, ext = &p, resp
 	}
 	nc, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
@@ -159,9 +157,9 @@ func checkUpgrade(r *http.Request) (key string, status int, err error) {
 		return "", http.StatusMethodNotAllowed, errors.New("wsdeflate: handshake method is not GET")
 	case !r.ProtoAtLeast(1, 1) || r.ProtoMajor != 1:
 		return "", http.StatusHTTPVersionNotSupported, errors.New("wsdeflate: handshake is not HTTP/1.1")
-	case !hasToken(r.Header.Values("Connection"), "upgrade"):
+	case !httpfield.HasToken(r.Header.Values("Connection"), "upgrade"):
 		return "", http.StatusUpgradeRequired, errors.New(`wsdeflate: Connection header lacks "upgrade"`)
-	case !hasToken(r.Header.Values("Upgrade"), "websocket"):
+	case !httpfield.HasToken(r.Header.Values("Upgrade"), "websocket"):
 		return "", http.StatusUpgradeRequired, errors.New(`wsdeflate: Upgrade header lacks "websocket"`)
 	case r.Header.Get("Sec-WebSocket-Version") != "13":
 		// RFC 6455 §4.4: answer with the versions we speak.
@@ -173,19 +171,6 @@ func checkUpgrade(r *http.Request) (key string, status int, err error) {
 		return "", http.StatusBadRequest, fmt.Errorf("wsdeflate: bad Sec-WebSocket-Key %q", key)
 	}
 	return key, 0, nil
-}
-
-// hasToken reports whether the comma-separated header values contain
-// token, ignoring case (RFC 9110 §5.6.1).
-func hasToken(values []string, token string) bool {
-	for _, v := range values {
-		for t := range strings.SplitSeq(v, ",") {
-			if strings.EqualFold(strings.TrimSpace(t), token) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // checkOrigin accepts a request without Origin (not from a browser), from

@@ -32,7 +32,7 @@ func TestCloseRefusesCodesThatMayNotBeSent(t *testing.T) {
 
 func TestPeerCloseReachesRead(t *testing.T) {
 	url := rawServer(t, "", "", []byte{0x88, 0x05, 0x0F, 0xA0, 'b', 'y', 'e'}, nil) // close 4000 "bye"
-	c, _, err := Dial(context.Background(), url, &DialOptions{DisableCompression: true})
+	c, _, err := Dial(context.Background(), url, &DialOptions{Compression: Config{Disabled: true}})
 	if err != nil {
 		t.Fatalf("Dial: %v", err)
 	}
@@ -65,7 +65,7 @@ func TestSetReadLimitCountsDecompressedBytes(t *testing.T) {
 func TestCloseErrorMatchesBothErrorsAsForms(t *testing.T) {
 	goroutinesReturn(t)
 	url := rawServer(t, "", "", []byte{0x88, 0x05, 0x0F, 0xA0, 'b', 'y', 'e'}, nil) // close 4000 "bye"
-	c, _, err := Dial(context.Background(), url, &DialOptions{DisableCompression: true})
+	c, _, err := Dial(context.Background(), url, &DialOptions{Compression: Config{Disabled: true}})
 	if err != nil {
 		t.Fatalf("Dial: %v", err)
 	}
@@ -94,7 +94,7 @@ func TestCloseErrorMatchesBothErrorsAsForms(t *testing.T) {
 func TestCloseStatusWithoutCloseFrameIsMinusOne(t *testing.T) {
 	goroutinesReturn(t)
 	url := rawServer(t, "", "", nil, nil) // closes the TCP connection after the handshake
-	c, _, err := Dial(context.Background(), url, &DialOptions{DisableCompression: true})
+	c, _, err := Dial(context.Background(), url, &DialOptions{Compression: Config{Disabled: true}})
 	if err != nil {
 		t.Fatalf("Dial: %v", err)
 	}

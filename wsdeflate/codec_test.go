@@ -71,7 +71,7 @@ func TestRoundTripEveryWindowAndTakeover(t *testing.T) {
 		for _, ct := range []bool{true, false} {
 			dir := Direction{ContextTakeover: ct, MaxWindowBits: bits}
 			t.Run(fmt.Sprintf("bits=%d/takeover=%v", bits, ct), func(t *testing.T) {
-				roundTrip(t, NewCompressor(dir), NewDecompressor(dir, 0), msgs)
+				roundTrip(t, newCompressor(dir), NewDecompressor(dir, 0), msgs)
 			})
 		}
 	}
@@ -79,8 +79,8 @@ func TestRoundTripEveryWindowAndTakeover(t *testing.T) {
 
 func TestContextTakeoverShrinksRepeatedTraffic(t *testing.T) {
 	msgs := messages(50, 1024)
-	with := roundTrip(t, NewCompressor(takeover()), NewDecompressor(takeover(), 0), msgs)
-	without := roundTrip(t, NewCompressor(noTakeover()), NewDecompressor(noTakeover(), 0), msgs)
+	with := roundTrip(t, newCompressor(takeover()), NewDecompressor(takeover(), 0), msgs)
+	without := roundTrip(t, newCompressor(noTakeover()), NewDecompressor(noTakeover(), 0), msgs)
 	if with >= without {
 		t.Errorf("wire bytes with context takeover %d, without %d: takeover should win on similar messages", with, without)
 	}
@@ -92,7 +92,7 @@ func TestReleaseKeepsContext(t *testing.T) {
 	msgs := messages(40, 2000)
 	for _, tc := range []struct{ bits, every int }{{15, 1}, {15, 3}, {15, 1000}, {9, 1}, {12, 3}} {
 		dir, every := Direction{ContextTakeover: true, MaxWindowBits: tc.bits}, tc.every
-		c, d := NewCompressor(dir), NewDecompressor(dir, 0)
+		c, d := newCompressor(dir), NewDecompressor(dir, 0)
 		var wire, plain []byte
 		for i, m := range msgs {
 			wire, _ = c.Compress(wire[:0], m)
@@ -136,11 +136,11 @@ func TestWindowBitsBoundBackReferences(t *testing.T) {
 		msg := append(append(block[:len(block):len(block)], bytes.Repeat([]byte{'x'}, 64)...), block...)
 		// Control: unbounded, the compressor does reach back that far, so
 		// the check below can fail.
-		wide, _ := NewCompressor(takeover()).Compress(nil, msg)
+		wide, _ := newCompressor(takeover()).Compress(nil, msg)
 		if d := distances(t, wide); len(d) == 0 || maxInt(d) <= 1<<bits {
 			t.Fatalf("bits=%d: the 15-bit compressor never reached past %d bytes; the test proves nothing", bits, 1<<bits)
 		}
-		out, _ := NewCompressor(Direction{ContextTakeover: true, MaxWindowBits: bits}).Compress(nil, msg)
+		out, _ := newCompressor(Direction{ContextTakeover: true, MaxWindowBits: bits}).Compress(nil, msg)
 		for _, dist := range distances(t, out) {
 			if dist > 1<<bits {
 				t.Fatalf("bits=%d: back-reference distance %d exceeds the %d-byte window", bits, dist, 1<<bits)
@@ -151,7 +151,7 @@ func TestWindowBitsBoundBackReferences(t *testing.T) {
 
 func TestMessageTooBigStopsInflating(t *testing.T) {
 	// A bomb: 10 MB of zeros compresses to about 10 KB.
-	c := NewCompressor(noTakeover())
+	c := newCompressor(noTakeover())
 	bomb, _ := c.Compress(nil, make([]byte, 10<<20))
 	for _, dir := range []Direction{takeover(), noTakeover()} {
 		d := NewDecompressor(dir, 64<<10)
@@ -171,7 +171,7 @@ func TestMessageTooBigStopsInflating(t *testing.T) {
 
 func TestMessageAtLimitIsAccepted(t *testing.T) {
 	msg := jsonMessage(1, 5000)
-	out, _ := NewCompressor(noTakeover()).Compress(nil, msg)
+	out, _ := newCompressor(noTakeover()).Compress(nil, msg)
 	if _, err := NewDecompressor(noTakeover(), len(msg)).Decompress(nil, out); err != nil {
 		t.Errorf("message of exactly the limit: %v", err)
 	}
@@ -202,7 +202,7 @@ func TestStreamingMatchesWholeMessages(t *testing.T) {
 	msgs := messages(20, 3000)
 	msgs = append(msgs, jsonMessage(77, 200_000), nil)
 	for _, dir := range []Direction{takeover(), noTakeover(), {ContextTakeover: true, MaxWindowBits: 10}} {
-		c, d := NewCompressor(dir), NewDecompressor(dir, 0)
+		c, d := newCompressor(dir), NewDecompressor(dir, 0)
 		for i, m := range msgs {
 			var wire bytes.Buffer
 			w := c.Writer(&wire)
@@ -243,7 +243,7 @@ func TestSteadyStateAllocatesNothing(t *testing.T) {
 	}
 	msgs := messages(8, 1024)
 	for _, dir := range []Direction{takeover(), noTakeover()} {
-		c, d := NewCompressor(dir), NewDecompressor(dir, 0)
+		c, d := newCompressor(dir), NewDecompressor(dir, 0)
 		wire, plain := make([]byte, 0, 4096), make([]byte, 0, 4096)
 		i := 0
 		step := func() {
@@ -294,7 +294,7 @@ func TestStandardLibraryReadsOurStream(t *testing.T) {
 	// DEFLATE stream that a single reader decodes message after message.
 	for _, bits := range []int{8, 11, 15} {
 		dir := Direction{ContextTakeover: true, MaxWindowBits: bits}
-		c := NewCompressor(dir)
+		c := newCompressor(dir)
 		msgs := messages(30, 1500)
 		var stream bytes.Buffer
 		for _, m := range msgs {

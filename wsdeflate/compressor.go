@@ -51,17 +51,14 @@ type Compressor struct {
 	mw    messageWriter
 }
 
-// NewCompressor returns a Compressor for direction d at DefaultLevel.
-// A MaxWindowBits of 0 means 15; other values are clamped to 8..15.
-func NewCompressor(d Direction) *Compressor {
-	c, _ := NewCompressorLevel(d, DefaultLevel)
-	return c
-}
-
-// NewCompressorLevel is like NewCompressor with a compression level: 1 is
-// wsdeflate's own encoder (DefaultLevel), 2 to 9 klauspost's flate levels
-// (higher is smaller and slower).
-func NewCompressorLevel(d Direction, level int) (*Compressor, error) {
+// NewCompressor returns a Compressor for direction d at level: 0 means
+// DefaultLevel (1, wsdeflate's own encoder), 2 to 9 are klauspost's flate
+// levels (higher is smaller and slower); other levels are an error. A
+// MaxWindowBits of 0 means 15; other values are clamped to 8..15.
+func NewCompressor(d Direction, level int) (*Compressor, error) {
+	if level == 0 {
+		level = DefaultLevel
+	}
 	if level < 1 || level > 9 {
 		return nil, fmt.Errorf("wsdeflate: compression level %d out of range 1..9", level)
 	}

@@ -18,10 +18,6 @@ const (
 	MessageBinary MessageType = MessageType(opBinary)
 )
 
-// DefaultReadLimit is the largest message Read accepts, after
-// decompression, unless the options or SetReadLimit say otherwise.
-const DefaultReadLimit = 1 << 20
-
 // DefaultIdleRelease is how long a connection goes without a message before
 // it releases its live compressor and decompressor to the shared pools and
 // drops its message buffers (see the package documentation for the memory
@@ -120,7 +116,7 @@ func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *C
 		if cfg.client {
 			send, recv = recv, send
 		}
-		c.comp, _ = NewCompressorLevel(send, cfg.level) // the level was checked
+		c.comp, _ = NewCompressor(send, cfg.level) // the level was checked
 		c.decomp = NewDecompressor(recv, intLimit(cfg.readLimit))
 	}
 	c.idle.init(c, cfg.idleRelease)

@@ -64,7 +64,7 @@ func TestAutobahnCompressionSections(t *testing.T) {
 			if err != nil || !ok {
 				t.Fatalf("offer %q answered %q: ok=%v, %v", o.offer, rc.resp.Header.Get("Sec-WebSocket-Extensions"), ok, err)
 			}
-			c := NewCompressor(p.Client())
+			c := newCompressor(p.Client())
 			d := NewDecompressor(p.Server(), 0)
 			for _, kind := range []string{"text", "binary"} {
 				for _, size := range sizes {

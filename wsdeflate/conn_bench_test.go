@@ -16,7 +16,7 @@ func BenchmarkEcho(b *testing.B) {
 	}{
 		{"1KB/takeover", AcceptOptions{}, 1 << 10},
 		{"1KB/no-takeover", AcceptOptions{Compression: Config{ServerNoContextTakeover: true, ClientNoContextTakeover: true}}, 1 << 10},
-		{"1KB/uncompressed", AcceptOptions{DisableCompression: true}, 1 << 10},
+		{"1KB/uncompressed", AcceptOptions{Compression: Config{Disabled: true}}, 1 << 10},
 		{"16KB/takeover", AcceptOptions{}, 16 << 10},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -234,7 +234,7 @@ func TestServerRejectsNonMinimalLength(t *testing.T) {
 // KiB: the server stops inflating at its read limit and closes with 1009
 // (RFC 7692 §8.1, RFC 6455 §7.4.1).
 func TestDecompressionBombCloses1009(t *testing.T) {
-	c := NewCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
+	c := newCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
 	bomb, err := c.Compress(nil, make([]byte, 10<<20))
 	if err != nil {
 		t.Fatalf("Compress: %v", err)
@@ -256,7 +256,7 @@ func TestCorruptDeflateCloses1007(t *testing.T) {
 func TestServerSendsUnmaskedCompressedFrames(t *testing.T) {
 	url, _ := echoServer(t, nil)
 	rc := dialRaw(t, url, ExtensionName)
-	c := NewCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
+	c := newCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
 	d := NewDecompressor(Direction{ContextTakeover: true, MaxWindowBits: 15}, 0)
 	for i := range 3 {
 		msg := jsonMessage(uint64(i), 600)

@@ -64,8 +64,8 @@ func TestEchoOverLoopback(t *testing.T) {
 		wantExt    string
 		compressed bool
 	}{
-		{"uncompressed", AcceptOptions{DisableCompression: true}, DialOptions{}, "", false},
-		{"client declines", AcceptOptions{}, DialOptions{DisableCompression: true}, "", false},
+		{"uncompressed", AcceptOptions{Compression: Config{Disabled: true}}, DialOptions{}, "", false},
+		{"client declines", AcceptOptions{}, DialOptions{Compression: Config{Disabled: true}}, "", false},
 		{"takeover", AcceptOptions{}, DialOptions{}, "permessage-deflate", true},
 		{"no takeover", AcceptOptions{Compression: Config{ServerNoContextTakeover: true, ClientNoContextTakeover: true}}, DialOptions{},
 			"permessage-deflate; server_no_context_takeover; client_no_context_takeover", true},

@@ -10,9 +10,11 @@ import (
 	"github.com/klauspost/compress/flate"
 )
 
-// DefaultMaxMessageSize is the decompressed-size limit of a Decompressor
-// created with maxSize 0.
-const DefaultMaxMessageSize = 16 << 20
+// DefaultReadLimit is the largest message, after decompression, that a
+// Conn's Read and a Decompressor accept when their limit is left at 0
+// (AcceptOptions.ReadLimit, DialOptions.ReadLimit, Conn.SetReadLimit,
+// NewDecompressor).
+const DefaultReadLimit = 1 << 20
 
 // ErrMessageTooBig reports a message that inflates to more than the
 // Decompressor's limit. The connection should close with 1009 (RFC 6455
@@ -50,19 +52,16 @@ type Decompressor struct {
 }
 
 // NewDecompressor returns a Decompressor for direction d that refuses
-// messages larger than maxSize bytes once inflated (0 or less means
-// DefaultMaxMessageSize; math.MaxInt means no limit beyond memory). A
-// MaxWindowBits of 0 means 15; a decompressor accepts every window up to
-// 15 bits, so out-of-range values mean 15 too.
-func NewDecompressor(d Direction, maxSize int) *Decompressor {
-	if maxSize <= 0 {
-		maxSize = DefaultMaxMessageSize
-	}
-	maxSize = intLimit(int64(maxSize))
+// messages larger than readLimit bytes once inflated, as a Conn's ReadLimit
+// does: 0 means DefaultReadLimit, and a negative value (or math.MaxInt) no
+// limit beyond memory. A MaxWindowBits of 0 means 15; a decompressor
+// accepts every window up to 15 bits, so out-of-range values mean 15 too.
+func NewDecompressor(d Direction, readLimit int) *Decompressor {
+	limit := intLimit(readLimitOrDefault(int64(readLimit)))
 	if d.MaxWindowBits <= 0 || d.MaxWindowBits > 15 {
 		d.MaxWindowBits = 15
 	}
-	dc := &Decompressor{dir: d, limit: maxSize}
+	dc := &Decompressor{dir: d, limit: limit}
 	if d.ContextTakeover {
 		// Keep at least 512 bytes: zlib peers told to use 8 bits use 9.
 		dc.hist.size = 1 << max(d.MaxWindowBits, minZlibWindowBits)

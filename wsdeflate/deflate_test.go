@@ -49,7 +49,7 @@ func TestEncoderOutputIsStandardDeflate(t *testing.T) {
 
 func encodeShape(t *testing.T, name string, data []byte) {
 	for bits := 8; bits <= 15; bits++ {
-		c := NewCompressor(Direction{ContextTakeover: true, MaxWindowBits: bits})
+		c := newCompressor(Direction{ContextTakeover: true, MaxWindowBits: bits})
 		var stream bytes.Buffer
 		msgs := [][]byte{data, data, jsonMessage(uint64(bits), 900), data[:len(data)/3]}
 		for i, m := range msgs {
@@ -90,7 +90,7 @@ func FuzzEncoder(f *testing.F) {
 	f.Add(jsonMessage(1, 2000), jsonMessage(2, 700), uint8(9), uint16(100))
 	f.Add(bytes.Repeat([]byte{0}, 70000), []byte{1, 2, 3}, uint8(8), uint16(0))
 	f.Fuzz(func(t *testing.T, first, second []byte, bits uint8, step uint16) {
-		c := NewCompressor(Direction{ContextTakeover: true, MaxWindowBits: 8 + int(bits%8)})
+		c := newCompressor(Direction{ContextTakeover: true, MaxWindowBits: 8 + int(bits%8)})
 		var stream bytes.Buffer
 		for _, m := range [][]byte{first, second} {
 			w := c.Writer(&stream)

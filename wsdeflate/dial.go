@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/squeezehttp/squeeze/internal/httpfield"
 )
 
 // DialOptions configures Dial. The zero value (or nil) offers
@@ -27,11 +29,9 @@ type DialOptions struct {
 	// first.
 	Subprotocols []string
 
-	// DisableCompression makes no permessage-deflate offer.
-	DisableCompression bool
-
 	// Compression is the offer made (Config.Offer) and the bound the
-	// server's answer is checked against.
+	// server's answer is checked against. Compression.Disabled makes no
+	// permessage-deflate offer.
 	Compression Config
 
 	// TLSConfig is used for wss:// URLs; nil means the zero tls.Config with
@@ -155,8 +155,8 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions, 
 	if len(opts.Subprotocols) > 0 {
 		req.Header.Set("Sec-WebSocket-Protocol", strings.Join(opts.Subprotocols, ", "))
 	}
-	if !opts.DisableCompression {
-		req.Header.Set("Sec-WebSocket-Extensions", opts.Compression.Offer())
+	if offer := opts.Compression.Offer(); offer != "" {
+		req.Header.Set("Sec-WebSocket-Extensions", offer)
 	}
 	bw := bufio.NewWriter(nc)
 	if err := req.Write(bw); err != nil {
@@ -179,9 +179,9 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions, 
 	switch {
 	case resp.StatusCode != http.StatusSwitchingProtocols:
 		return nil, resp, fmt.Errorf("wsdeflate: dial: server answered %s", resp.Status)
-	case !hasToken(resp.Header.Values("Upgrade"), "websocket"):
+	case !httpfield.HasToken(resp.Header.Values("Upgrade"), "websocket"):
 		return nil, resp, errors.New(`wsdeflate: dial: Upgrade header lacks "websocket"`)
-	case !hasToken(resp.Header.Values("Connection"), "upgrade"):
+	case !httpfield.HasToken(resp.Header.Values("Connection"), "upgrade"):
 		return nil, resp, errors.New(`wsdeflate: dial: Connection header lacks "upgrade"`)
 	case resp.Header.Get("Sec-WebSocket-Accept") != acceptKey(key):
 		return nil, resp, errors.New("wsdeflate: dial: wrong Sec-WebSocket-Accept")
@@ -190,20 +190,13 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions, 
 	if sub != "" && !slices.Contains(opts.Subprotocols, sub) {
 		return nil, resp, fmt.Errorf("wsdeflate: dial: server chose subprotocol %q, which was not offered", sub)
 	}
-	exts := resp.Header.Values("Sec-WebSocket-Extensions")
 	var params *Params
-	if opts.DisableCompression {
-		if len(exts) > 0 {
-			return nil, resp, fmt.Errorf("wsdeflate: dial: server accepted extensions %q that were not offered", exts)
-		}
-	} else {
-		p, ok, err := ParseResponse(exts, opts.Compression)
-		if err != nil {
-			return nil, resp, fmt.Errorf("wsdeflate: dial: %w", err)
-		}
-		if ok {
-			params = &p
-		}
+	p, ok, err := ParseResponse(resp.Header.Values("Sec-WebSocket-Extensions"), opts.Compression)
+	if err != nil {
+		return nil, resp, fmt.Errorf("wsdeflate: dial: %w", err)
+	}
+	if ok {
+		params = &p
 	}
 	limited.n = -1 // the handshake is over: frames are bounded by the read limit
 	bufw := bufio.NewWriterSize(nc, 4<<10)

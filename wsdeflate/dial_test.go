@@ -46,7 +46,7 @@ func TestDialFailsOnBadHandshakeResponse(t *testing.T) {
 		opts                DialOptions
 	}{
 		{"wrong Sec-WebSocket-Accept", "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=", "", DialOptions{}},
-		{"extension not offered", "", "Sec-WebSocket-Extensions: permessage-deflate\r\n", DialOptions{DisableCompression: true}},
+		{"extension not offered", "", "Sec-WebSocket-Extensions: permessage-deflate\r\n", DialOptions{Compression: Config{Disabled: true}}},
 		{"unknown extension", "", "Sec-WebSocket-Extensions: x-webkit-deflate-frame\r\n", DialOptions{}},
 		{"window larger than offered", "", "Sec-WebSocket-Extensions: permessage-deflate; server_max_window_bits=15\r\n",
 			DialOptions{Compression: Config{ServerMaxWindowBits: 10}}},
@@ -93,7 +93,7 @@ func TestClientFailsOnMaskedServerFrame(t *testing.T) {
 		mask(h.key, 0, p)
 		got <- StatusCode(binary.BigEndian.Uint16(p))
 	})
-	c, _, err := Dial(context.Background(), url, &DialOptions{DisableCompression: true})
+	c, _, err := Dial(context.Background(), url, &DialOptions{Compression: Config{Disabled: true}})
 	if err != nil {
 		t.Fatalf("Dial: %v", err)
 	}

@@ -18,9 +18,9 @@
 // Each endpoint compresses what it sends with a [Compressor] and inflates what
 // it receives with a [Decompressor]:
 //
-//	c := wsdeflate.NewCompressor(params.Server())        // on the server
-//	d := wsdeflate.NewDecompressor(params.Client(), 1<<20)
-//	payload, err := c.Compress(payload[:0], msg)         // RSV1 frame payload
+//	c, err := wsdeflate.NewCompressor(params.Server(), 0) // on the server; 0: DefaultLevel
+//	d := wsdeflate.NewDecompressor(params.Client(), 0)    // 0: DefaultReadLimit
+//	payload, err := c.Compress(payload[:0], msg)          // RSV1 frame payload
 //	msg, err = d.Decompress(msg[:0], payload)
 //
 // Output is appended to the caller's buffer; in steady state a message costs
@@ -126,8 +126,9 @@
 //
 // Every size a peer controls is bounded. A message larger than the read
 // limit ([DefaultReadLimit] unless [AcceptOptions.ReadLimit],
-// [DialOptions.ReadLimit] or [Conn.SetReadLimit] say otherwise; a negative
-// value or math.MaxInt64 means no limit beyond memory) fails the
+// [DialOptions.ReadLimit], [Conn.SetReadLimit] or [NewDecompressor]'s limit
+// say otherwise; a negative value or math.MaxInt64 means no limit beyond
+// memory) fails the
 // connection with 1009, counted after decompression and checked while
 // inflating. A frame's payload buffer grows as its bytes arrive, to at most
 // twice what has arrived, never to the length its header announces: a
@@ -154,10 +155,10 @@
 // no close frame was received. Differences: Read returns a slice the caller
 // owns, as coder's does, but the read limit defaults to 1 MiB, not 32 KiB
 // (SetReadLimit(-1) lifts it in both); compression is negotiated by
-// default, with context takeover ([AcceptOptions.DisableCompression] turns
-// it off; coder's default is off), and the live encoder and decoder of
-// context takeover go back to shared pools when the connection goes idle
-// instead of being kept for its life. Compared with gorilla/websocket:
+// default, with context takeover ([Config.Disabled] in
+// [AcceptOptions.Compression] turns it off; coder's default is off), and
+// the live encoder and decoder of context takeover go back to shared pools
+// when the connection goes idle instead of being kept for its life. Compared with gorilla/websocket:
 // there is no separate Upgrader (Accept takes its options), a ctx per call
 // replaces SetReadDeadline and SetWriteDeadline, Write may be called from
 // any number of goroutines at once, and context takeover is supported.

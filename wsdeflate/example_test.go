@@ -24,7 +24,10 @@ func Example() {
 	}
 
 	// Client to server.
-	send := wsdeflate.NewCompressor(clientParams.Client())
+	send, err := wsdeflate.NewCompressor(clientParams.Client(), 0) // 0: DefaultLevel
+	if err != nil {
+		panic(err)
+	}
 	recv := wsdeflate.NewDecompressor(serverParams.Client(), 1<<20)
 	msg := []byte(`{"type":"quote","symbol":"SQZ","bid":101.25,"ask":101.27,"venue":"XNAS","ts":"2026-12-02T13:20:00Z","seq":1,"conditions":["regular","odd-lot"],"currency":"USD","exchange_ts":"2026-12-02T13:19:59.998Z"}`)
 	var wire, got []byte
@@ -48,7 +51,10 @@ func Example() {
 // context survives.
 func ExampleCompressor_Release() {
 	dir := wsdeflate.Direction{ContextTakeover: true, MaxWindowBits: 15}
-	c := wsdeflate.NewCompressor(dir)
+	c, err := wsdeflate.NewCompressor(dir, 0)
+	if err != nil {
+		panic(err)
+	}
 	d := wsdeflate.NewDecompressor(dir, 0)
 	msg := []byte(`{"event":"presence","user":"ada","status":"online","devices":["phone","laptop"],"since":"2026-12-02T13:20:00Z","room":"general"}`)
 

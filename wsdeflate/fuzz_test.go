@@ -53,7 +53,7 @@ func FuzzDecompress(f *testing.F) {
 	// Valid streams, with and without context takeover, for the fuzzer to
 	// mutate; plus the RFC 7692 vectors.
 	for _, ct := range []bool{true, false} {
-		c := NewCompressor(Direction{ContextTakeover: ct, MaxWindowBits: 15})
+		c := newCompressor(Direction{ContextTakeover: ct, MaxWindowBits: 15})
 		first, _ := c.Compress(nil, jsonMessage(1, 600))
 		second, _ := c.Compress(nil, jsonMessage(2, 600))
 		f.Add(first, second, ct)
@@ -77,7 +77,7 @@ func FuzzDecompress(f *testing.F) {
 			}
 		}
 		// Any bytes, sent as two messages, survive a round trip.
-		c := NewCompressor(dir)
+		c := newCompressor(dir)
 		d = NewDecompressor(dir, 0)
 		for _, msg := range [][]byte{first, second} {
 			wire, err := c.Compress(nil, msg)

@@ -34,7 +34,7 @@ func TestReadLimitOfMaxInt64AcceptsMessages(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			goroutinesReturn(t)
-			url, _ := echoServer(t, &AcceptOptions{ReadLimit: tc.limit, DisableCompression: tc.disable})
+			url, _ := echoServer(t, &AcceptOptions{ReadLimit: tc.limit, Compression: Config{Disabled: tc.disable}})
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			c, _, err := Dial(ctx, url, &DialOptions{ReadLimit: tc.limit})
@@ -71,7 +71,7 @@ func TestReadLimitOfMaxInt64AcceptsMessages(t *testing.T) {
 func TestDecompressorWithMaxIntLimit(t *testing.T) {
 	msg := jsonMessage(3, 5000)
 	for _, dir := range []Direction{takeover(), noTakeover()} {
-		payload, _ := NewCompressor(dir).Compress(nil, msg)
+		payload, _ := newCompressor(dir).Compress(nil, msg)
 		d := NewDecompressor(dir, math.MaxInt)
 		if got, err := d.Decompress([]byte("prefix"), payload); err != nil || string(got) != "prefix"+string(msg) {
 			t.Fatalf("Decompress with a MaxInt limit: %d bytes, %v", len(got), err)
@@ -79,6 +79,34 @@ func TestDecompressorWithMaxIntLimit(t *testing.T) {
 		d = NewDecompressor(dir, math.MaxInt)
 		if got, err := io.ReadAll(d.Reader(bytes.NewReader(payload))); err != nil || !bytes.Equal(got, msg) {
 			t.Fatalf("Reader with a MaxInt limit: %d bytes, %v", len(got), err)
+		}
+	}
+}
+
+// TestDecompressorLimitMeansWhatReadLimitMeans: NewDecompressor's limit
+// reads as a Conn's ReadLimit does, so the codec and the connection share
+// one default: 0 is DefaultReadLimit (a message of exactly that size
+// inflates, one byte more fails with ErrMessageTooBig) and a negative value
+// is no limit (twice the default inflates).
+func TestDecompressorLimitMeansWhatReadLimitMeans(t *testing.T) {
+	zeros := func(n int) []byte {
+		out, _ := newCompressor(noTakeover()).Compress(nil, make([]byte, n))
+		return out
+	}
+	for _, tc := range []struct {
+		limit, size int
+		tooBig      bool
+	}{
+		{0, DefaultReadLimit, false},
+		{0, DefaultReadLimit + 1, true},
+		{-1, 2 * DefaultReadLimit, false},
+	} {
+		got, err := NewDecompressor(noTakeover(), tc.limit).Decompress(nil, zeros(tc.size))
+		switch {
+		case tc.tooBig && !errors.Is(err, ErrMessageTooBig):
+			t.Errorf("limit %d, %d-byte message: %v, want ErrMessageTooBig", tc.limit, tc.size, err)
+		case !tc.tooBig && (err != nil || len(got) != tc.size):
+			t.Errorf("limit %d, %d-byte message: %d bytes, %v", tc.limit, tc.size, len(got), err)
 		}
 	}
 }

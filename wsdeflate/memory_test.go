@@ -30,7 +30,7 @@ func retainedPerEndpoint(n int, dir Direction, level int, release bool, msgs [][
 	eps := make([]endpoint, n)
 	var wire, plain []byte
 	for i := range eps {
-		c, _ := NewCompressorLevel(dir, level)
+		c, _ := NewCompressor(dir, level)
 		eps[i] = endpoint{c, NewDecompressor(dir, 0)}
 		for _, m := range msgs {
 			wire, _ = eps[i].c.Compress(wire[:0], m)
@@ -134,7 +134,7 @@ func BenchmarkRelease(b *testing.B) {
 	msgs := messages(64, 1024)
 	for _, mode := range []string{"none", "compressor", "decompressor", "both"} {
 		b.Run("release="+mode, func(b *testing.B) {
-			c, d := NewCompressor(takeover()), NewDecompressor(takeover(), 0)
+			c, d := newCompressor(takeover()), NewDecompressor(takeover(), 0)
 			var wire, out []byte
 			b.ReportAllocs()
 			n := 0

@@ -26,8 +26,15 @@ const minZlibWindowBits = 9
 // Config is one endpoint's policy for permessage-deflate. The zero value
 // accepts every valid offer with context takeover in both directions and
 // 32 KiB windows, which compresses best; see the fields for the memory each
-// choice saves.
+// choice saves. Disabled is the one way to turn compression off.
 type Config struct {
+	// Disabled turns permessage-deflate off: Negotiate declines every offer
+	// (and so Accept), Offer is empty (and so Dial offers nothing), and
+	// ParseResponse fails on a response that accepts the extension anyway
+	// (RFC 6455 §9.1: a server may only accept what was offered). A
+	// connection without compression keeps no window and no codec.
+	Disabled bool
+
 	// ServerNoContextTakeover makes the server compress every message on its
 	// own (RFC 7692 §7.1.1.1), so a server's idle compressor keeps no window.
 	// A server adds it to its response; a client asks for it in its offer.
@@ -202,6 +209,9 @@ func bitsOrDefault(bits, lo int) int {
 // are declined, never failed (RFC 7692 §5.1); ok is false when nothing was
 // acceptable, and the handshake then proceeds without compression.
 func Negotiate(offers []string, cfg Config) (response string, params Params, ok bool) {
+	if cfg.Disabled {
+		return "", Params{}, false
+	}
 	elems, _ := ParseExtensions(offers) // malformed elements are simply not offers
 	for _, e := range elems {
 		if !strings.EqualFold(e.Name, ExtensionName) {
@@ -244,10 +254,14 @@ func accept(o offered, cfg Config) Params {
 	return p
 }
 
-// Offer returns the Sec-WebSocket-Extensions value a client sends for cfg.
-// It always offers a bare client_max_window_bits (or cfg's value), which lets
-// a server ask for a smaller client window (RFC 7692 §7.1.2.2).
+// Offer returns the Sec-WebSocket-Extensions value a client sends for cfg,
+// empty when cfg is Disabled. It always offers a bare client_max_window_bits
+// (or cfg's value), which lets a server ask for a smaller client window
+// (RFC 7692 §7.1.2.2).
 func (cfg Config) Offer() string {
+	if cfg.Disabled {
+		return ""
+	}
 	var b strings.Builder
 	b.WriteString(ExtensionName)
 	if cfg.ServerNoContextTakeover {
@@ -283,6 +297,8 @@ func ParseResponse(values []string, cfg Config) (params Params, ok bool, err err
 	switch {
 	case len(elems) == 0:
 		return Params{}, false, nil
+	case cfg.Disabled:
+		return Params{}, false, fmt.Errorf("%w: extensions %q were not offered", ErrBadResponse, values)
 	case len(elems) > 1:
 		// RFC 7692 §5: one element; we offered nothing else (RFC 6455 §4.1).
 		return Params{}, false, fmt.Errorf("%w: %d extensions in response", ErrBadResponse, len(elems))

@@ -56,6 +56,7 @@ func TestNegotiateServerSide(t *testing.T) {
 		{"other extensions ignored", []string{"x-webkit-deflate-frame, permessage-deflate"}, Config{}, true, "permessage-deflate", all15},
 		{"no offer", []string{"x-foo"}, Config{}, false, "", Params{}},
 		{"no header", nil, Config{}, false, "", Params{}},
+		{"Disabled declines a valid offer", []string{"permessage-deflate"}, Config{Disabled: true}, false, "", Params{}},
 		{"unknown param declined, next offer taken", []string{"permessage-deflate; foo, permessage-deflate; client_max_window_bits"},
 			Config{}, true, "permessage-deflate", all15},
 		{"duplicate param declined", []string{"permessage-deflate; server_no_context_takeover; server_no_context_takeover"}, Config{}, false, "", Params{}},
@@ -114,6 +115,7 @@ func TestClientOffer(t *testing.T) {
 		{Config{ServerMaxWindowBits: 10, ClientMaxWindowBits: 12}, "permessage-deflate; server_max_window_bits=10; client_max_window_bits=12"},
 		{Config{ServerNoContextTakeover: true, ClientNoContextTakeover: true},
 			"permessage-deflate; server_no_context_takeover; client_no_context_takeover; client_max_window_bits"},
+		{Config{Disabled: true, ServerMaxWindowBits: 10}, ""}, // Dial then sends no Sec-WebSocket-Extensions
 	}
 	for _, tt := range tests {
 		if got := tt.cfg.Offer(); got != tt.want {
@@ -132,6 +134,9 @@ func TestParseResponseClientSide(t *testing.T) {
 		want    Params
 	}{
 		{"declined", nil, Config{}, false, false, Params{}},
+		{"nothing offered, nothing accepted", nil, Config{Disabled: true}, false, false, Params{}},
+		// RFC 6455 §9.1: a server may accept only what the client offered.
+		{"nothing offered, accepted anyway fails", []string{"permessage-deflate"}, Config{Disabled: true}, false, true, Params{}},
 		{"accepted plain", []string{"permessage-deflate"}, Config{}, true, false, Params{ServerMaxWindowBits: 15, ClientMaxWindowBits: 15}},
 		{"server asks for client window", []string{"permessage-deflate; client_max_window_bits=10"}, Config{}, true, false,
 			Params{ServerMaxWindowBits: 15, ClientMaxWindowBits: 10}},

@@ -2,6 +2,7 @@ package wsdeflate
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -68,5 +69,25 @@ func TestCompressionLevelReachesTheCompressor(t *testing.T) {
 			t.Errorf("CompressionLevel %d: server compresses at %d, client at %d; want %d", level, s.comp.level, c.comp.level, want)
 		}
 		c.Close(StatusNormalClosure, "")
+	}
+}
+
+// TestNewCompressorTakesTheLevelsTheOptionsTake: NewCompressor is the one
+// constructor; its level means what CompressionLevel means (0 is
+// DefaultLevel, 1 to 9 are used as given) and a level outside those fails
+// it with an error naming the level, never a Compressor that fails later.
+func TestNewCompressorTakesTheLevelsTheOptionsTake(t *testing.T) {
+	for level := -1; level <= 10; level++ {
+		c, err := NewCompressor(takeover(), level)
+		switch {
+		case level < 0 || level > 9:
+			if err == nil || !strings.Contains(err.Error(), strconv.Itoa(level)) {
+				t.Errorf("NewCompressor(level %d) = %v, want an error naming the level", level, err)
+			}
+		case err != nil:
+			t.Errorf("NewCompressor(level %d): %v", level, err)
+		case level == 0 && c.level != DefaultLevel, level != 0 && c.level != level:
+			t.Errorf("NewCompressor(level %d) compresses at %d", level, c.level)
+		}
 	}
 }

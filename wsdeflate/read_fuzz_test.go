@@ -20,7 +20,7 @@ func FuzzConnRead(f *testing.F) {
 	masked := func(b []byte) []byte { // client frames carry a zero key
 		return append(append([]byte{b[0], b[1] | 0x80}, 0, 0, 0, 0), b[2:]...)
 	}
-	c := NewCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
+	c := newCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
 	comp, _ := c.Compress(nil, jsonMessage(1, 300))
 	f.Add(masked([]byte{0x81, 0x02, 'h', 'i'}))
 	f.Add(append(masked(append([]byte{0xC1, 0x7E, byte(len(comp) >> 8), byte(len(comp))}, comp...)), masked([]byte{0x89, 0x00})...))

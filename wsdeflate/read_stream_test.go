@@ -37,7 +37,7 @@ func withAndWithoutCompression(t *testing.T, start func(testing.TB, *AcceptOptio
 		opts AcceptOptions
 	}{
 		{"compressed", AcceptOptions{}},
-		{"uncompressed", AcceptOptions{DisableCompression: true}},
+		{"uncompressed", AcceptOptions{Compression: Config{Disabled: true}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url, _ := start(t, &tc.opts)

@@ -18,6 +18,15 @@ var (
 func takeover() Direction   { return Direction{ContextTakeover: true, MaxWindowBits: 15} }
 func noTakeover() Direction { return Direction{MaxWindowBits: 15} }
 
+// newCompressor is NewCompressor at DefaultLevel, which cannot fail.
+func newCompressor(d Direction) *Compressor {
+	c, err := NewCompressor(d, 0)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
 func mustDecompress(t *testing.T, d *Decompressor, payload []byte, want string) {
 	t.Helper()
 	got, err := d.Decompress(nil, payload)
@@ -43,7 +52,7 @@ func TestRFC7692Vector_7_2_3_2(t *testing.T) {
 	// must shrink. (klauspost stores messages under 128 bytes literally, so
 	// the message is longer than that.)
 	msg := []byte(`{"id":12345,"user":"ada","text":"Hello from the first message","tags":["a","b"],"ts":"2026-12-02T13:20:38Z","seq":1,"room":"general","client":"squeeze-test/1.0"}`)
-	c := NewCompressor(takeover())
+	c := newCompressor(takeover())
 	first, _ := c.Compress(nil, msg)
 	second, _ := c.Compress(nil, msg)
 	if len(second) >= len(first) {
@@ -82,7 +91,7 @@ func TestRFC7692Vector_7_2_3_6(t *testing.T) {
 
 func TestCompressStripsSyncFlushTrailer(t *testing.T) {
 	for _, dir := range []Direction{takeover(), noTakeover()} {
-		c := NewCompressor(dir)
+		c := newCompressor(dir)
 		out, err := c.Compress(nil, []byte("Hello"))
 		if err != nil {
 			t.Fatal(err)
@@ -97,7 +106,7 @@ func TestCompressStripsSyncFlushTrailer(t *testing.T) {
 
 func TestEmptyMessageCompressesToOneByte(t *testing.T) {
 	// RFC 7692 §7.2.3.6: an empty block is 0x00 once the trailer is removed.
-	c := NewCompressor(takeover())
+	c := newCompressor(takeover())
 	d := NewDecompressor(takeover(), 0)
 	for i, msg := range []string{"", "Hello", "", "", "Hello"} {
 		out, err := c.Compress(nil, []byte(msg))

@@ -182,7 +182,7 @@ func TestWriteDeadlineEndsWithTheWrite(t *testing.T) {
 // peer's socket is good for a minute.
 func stuckPeer(t *testing.T) (*Conn, *rawClient, int) {
 	t.Helper()
-	url, conns, base := connServer(t, &AcceptOptions{DisableCompression: true})
+	url, conns, base := connServer(t, &AcceptOptions{Compression: Config{Disabled: true}})
 	rc := dialRaw(t, url, "")
 	rc.nc.SetDeadline(time.Now().Add(time.Minute))
 	return accepted(t, conns), rc, base

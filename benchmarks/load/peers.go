@@ -15,12 +15,15 @@ type Peer struct {
 	Package string // Debian packages that provide it, space-separated
 }
 
-// Peers are the programs the load tests need. The brotli modules come with
-// nginx's entry so that one apt-get installs all of it.
-var Peers = []Peer{
-	{"nginx", "nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static"},
-	{"wrk", "wrk"},
-	{"ab", "apache2-utils"},
+// Peers returns the programs the load tests need, a new slice each call.
+// The brotli modules come with nginx's entry so that one apt-get installs
+// all of it.
+func Peers() []Peer {
+	return []Peer{
+		{"nginx", "nginx libnginx-mod-http-brotli-filter libnginx-mod-http-brotli-static"},
+		{"wrk", "wrk"},
+		{"ab", "apache2-utils"},
+	}
 }
 
 // Install installs, through apt-get, the packages of the peers that are

@@ -42,7 +42,9 @@ func newHandler(onMessage func(compressed bool)) http.Handler {
 		if ok {
 			// One of each per connection: their LZ77 windows carry over from
 			// message to message.
-			e.comp = wsdeflate.NewCompressor(params.Server())
+			if e.comp, err = wsdeflate.NewCompressor(params.Server(), 0); err != nil {
+				return
+			}
 			e.decomp = wsdeflate.NewDecompressor(params.Client(), maxMessage)
 		}
 		if err := e.serve(); err != nil && !errors.Is(err, io.EOF) {

@@ -101,7 +101,10 @@ func TestGobwasClientGetsCompressedFrames(t *testing.T) {
 	if err != nil || !ok {
 		t.Fatalf("ParseResponse(%q): ok %v, %v", answer, ok, err)
 	}
-	comp := wsdeflate.NewCompressor(params.Client())
+	comp, err := wsdeflate.NewCompressor(params.Client(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	decomp := wsdeflate.NewDecompressor(params.Server(), maxMessage)
 
 	var sizes []int

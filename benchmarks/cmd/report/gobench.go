@@ -22,7 +22,7 @@ type goBench struct {
 	about   string
 }
 
-// goBenches are the side-by-side benchmarks of the other packages' issues;
+// goBenches are the side-by-side benchmarks of the other packages;
 // the report runs them by name and does not know their insides beyond the
 // /impl= label each sub-benchmark carries.
 var goBenches = []goBench{

@@ -14,7 +14,7 @@ const browserAE = "gzip, deflate, br, zstd"
 
 // loadTarget is one row group of the wrk table.
 type loadTarget struct {
-	key    string // for the issue 4 comparisons
+	key    string // for the static-file target comparisons
 	name   string
 	nginx  bool   // served by nginx, else by a fresh loadserver
 	path   string // with {asset} for the asset's name
@@ -45,7 +45,7 @@ type loadResult struct {
 	peakRSS int64
 }
 
-// loadTests runs wrk (and, for the issue 4 comparisons, ab -k -c 1)
+// loadTests runs wrk (and, for the static-file targets, ab -k -c 1)
 // against every target.
 func (r *Report) loadTests(ctx context.Context) error {
 	r.section("Load: wrk against our servers and nginx",
@@ -58,7 +58,7 @@ func (r *Report) loadTests(ctx context.Context) error {
 		r.skip("wrk is not installed (Debian: wrk)")
 		// The comparisons built on these runs still get their section,
 		// each row marked as not measured.
-		r.issue4(nil)
+		r.staticTargets(nil)
 		return nil
 	}
 	a, err := r.prepareAssets()
@@ -134,12 +134,12 @@ func (r *Report) loadTests(ctx context.Context) error {
 	command(&r.md, cmds...)
 	r.charts["load-rps.svg"] = chart.Bars{Title: fmt.Sprintf("wrk, %d connections: requests per second (squeeze in orange)", r.Mode.WrkConns[len(r.Mode.WrkConns)-1]), Unit: "rps", Bars: bars}
 	fmt.Fprintf(&r.md, "![requests per second](charts/load-rps.svg)\n\n")
-	r.issue4(results)
+	r.staticTargets(results)
 	return nil
 }
 
 // loadTarget measures one target: probe, wrk per connection count, ab
-// where issue 4 asks for it, and the server's peak RSS.
+// where a static-file target asks for it, and the server's peak RSS.
 func (r *Report) loadTarget(ctx context.Context, t loadTarget, a *assets, ng *load.Nginx, cmds *[]string) (*loadResult, error) {
 	res := &loadResult{target: t, wrk: map[int]load.WrkResult{}}
 	base := ""
@@ -185,16 +185,16 @@ func (r *Report) loadTarget(ctx context.Context, t loadTarget, a *assets, ng *lo
 	return res, nil
 }
 
-// issue4Keys are the targets issue 4's comparisons need, in the order ab
-// runs them.
-var issue4Keys = []string{"pc-sidecar", "fs-same", "fs-plain", "ng-brstatic", "pc-fallback", "ng-br"}
+// staticTargetKeys are the targets the static-file comparisons need, in
+// the order ab runs them.
+var staticTargetKeys = []string{"pc-sidecar", "fs-same", "fs-plain", "ng-brstatic", "pc-fallback", "ng-br"}
 
 // abRounds is how many times each ab run is repeated, interleaved with the
 // others, so that a burst of load from elsewhere on the machine hits every
 // target alike; the median is kept.
 const abRounds = 3
 
-// abRounds measures issue 4's targets with ab -k -c 1, round-robin, all
+// abRounds measures the static-file targets with ab -k -c 1, round-robin, all
 // our targets served by one loadserver.
 func (r *Report) abRounds(ctx context.Context, results map[string]*loadResult, a *assets, ng *load.Nginx) error {
 	srv, err := r.startOurs(a)
@@ -204,7 +204,7 @@ func (r *Report) abRounds(ctx context.Context, results map[string]*loadResult, a
 	defer srv.Stop()
 	rps := map[string][]float64{}
 	for round := range abRounds {
-		for _, key := range issue4Keys {
+		for _, key := range staticTargetKeys {
 			res := results[key]
 			if res == nil {
 				continue

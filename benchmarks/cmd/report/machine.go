@@ -22,7 +22,7 @@ func (r *Report) machine() {
 		{"Go", runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH},
 		{"Load average at start", loadAverage()},
 	}
-	for _, p := range load.Peers {
+	for _, p := range load.Peers() {
 		v := load.Version(p.Name)
 		if v == "" {
 			v = "not installed"

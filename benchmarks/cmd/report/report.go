@@ -59,7 +59,7 @@ func (r *Report) Run(ctx context.Context) error {
 		"not absolute numbers.\n\n", strings.Join(r.Args, " "), r.Mode.Name, start.UTC().Format("2006-01-02 15:04 MST"))
 	r.machine()
 	if !r.NoInstall {
-		if note := load.Install(load.Peers); note != "" {
+		if note := load.Install(load.Peers()); note != "" {
 			r.logf("peers: %s", note)
 			fmt.Fprintf(&r.md, "Peers: %s.\n\n", note)
 		}

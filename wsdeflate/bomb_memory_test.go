@@ -25,7 +25,7 @@ func TestBombMemoryStaysUnderReadLimit(t *testing.T) {
 	const limit = 1 << 20
 	payloads := map[int][]byte{}
 	for _, size := range []int{16 << 20, 128 << 20} {
-		payloads[size], _ = NewCompressor(Direction{MaxWindowBits: 15}).Compress(nil, make([]byte, size))
+		payloads[size], _ = newCompressor(Direction{MaxWindowBits: 15}).Compress(nil, make([]byte, size))
 	}
 	readers := map[string]func(context.Context, *Conn) error{
 		"Read": func(ctx context.Context, c *Conn) error { _, _, err := c.Read(ctx); return err },

@@ -4,17 +4,17 @@ import (
 	"fmt"
 )
 
-// issue4 checks the precompressed package's performance targets against
+// staticTargets checks the precompressed package's performance targets against
 // the load results: sidecars within 10 % of http.FileServer serving the
 // same bytes (ab -k -c 1 and wrk -c 32), next to nginx brotli_static; the
 // cached fallback at least 10× nginx compressing at level 4 on the fly,
 // with output no larger. A comparison whose targets did not run (nginx,
 // or wrk, missing) is a row marked not measured, as is the ab column when
 // ab is missing.
-func (r *Report) issue4(res map[string]*loadResult) {
+func (r *Report) staticTargets(res map[string]*loadResult) {
 	r.section("Static files: the precompressed package's targets", "The wrk columns come from the load run above. "+
 		"ab runs three interleaved rounds per target and keeps the median. \"Same bytes\" is http.FileServer sending the .br sidecar as a plain file: the bytes on the wire match, only the work differs.")
-	// Issue 4 asks for wrk -c 32; a mode without it uses its largest count.
+	// The targets are set at wrk -c 32; a mode without it uses its largest count.
 	conns := r.Mode.WrkConns[len(r.Mode.WrkConns)-1]
 	if contains(r.Mode.WrkConns, 32) {
 		conns = 32
@@ -68,7 +68,7 @@ func (r *Report) issue4(res map[string]*loadResult) {
 			f.probe.BodyBytes, f.probe.ContentEncoding, n.probe.BodyBytes, n.probe.ContentEncoding, verdict)
 	}
 	var cmds []string
-	for _, k := range []string{"pc-sidecar", "fs-same", "fs-plain", "ng-brstatic", "pc-fallback", "ng-br"} {
+	for _, k := range staticTargetKeys {
 		if x := res[k]; x != nil && x.abCmd != "" {
 			cmds = append(cmds, x.abCmd)
 		}

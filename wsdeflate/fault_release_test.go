@@ -65,9 +65,9 @@ func released(c *Conn) (encoder, decoder bool) {
 // server's Conn holds neither (both went back to the pools), a new
 // connection echoes, and goroutines settle.
 func TestConnectionFaultsReleaseCodecState(t *testing.T) {
-	comp := NewCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
+	comp := newCompressor(Direction{ContextTakeover: true, MaxWindowBits: 15})
 	msg, _ := comp.Compress(nil, jsonMessage(1, 4000))
-	bomb, _ := NewCompressor(Direction{MaxWindowBits: 15}).Compress(nil, make([]byte, 10<<20))
+	bomb, _ := newCompressor(Direction{MaxWindowBits: 15}).Compress(nil, make([]byte, 10<<20))
 	cases := []struct {
 		name string
 		run  func(rc *rawClient) // the fault, after the first echo
