@@ -71,11 +71,11 @@ func moduleRoot(t *testing.T) string {
 	return filepath.Dir(gomod)
 }
 
-// markdownSnippets returns the ```go blocks of the .md files under root,
-// leaving out testdata, hidden directories and nested modules, whose
-// snippets would import what this module does not have.
-func markdownSnippets(t *testing.T, root string) []snippet {
-	var all []snippet
+// markdownFiles returns the .md files under root, relative to it with
+// forward slashes, leaving out testdata, hidden directories and nested
+// modules, whose snippets would import what this module does not have.
+func markdownFiles(t *testing.T, root string) []string {
+	var files []string
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -92,21 +92,31 @@ func markdownSnippets(t *testing.T, root string) []snippet {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(path, ".md") {
-			return nil
+		if strings.HasSuffix(path, ".md") {
+			rel, _ := filepath.Rel(root, path)
+			files = append(files, filepath.ToSlash(rel))
 		}
-		rel, _ := filepath.Rel(root, path)
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		found, err := fencedGo(filepath.ToSlash(rel), f)
-		all = append(all, found...)
-		return err
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return files
+}
+
+// markdownSnippets returns the ```go blocks of the markdownFiles.
+func markdownSnippets(t *testing.T, root string) []snippet {
+	var all []snippet
+	for _, file := range markdownFiles(t, root) {
+		text, err := os.ReadFile(filepath.Join(root, file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		found, err := fencedGo(file, bytes.NewReader(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, found...)
 	}
 	return all
 }
@@ -218,8 +228,8 @@ func parse(fset *token.FileSet, s snippet) (*ast.File, error) {
 		if err == nil {
 			return f, nil
 		}
-		if firstErr == nil || split == len(s.lines) {
-			firstErr = err // as statements, then as declarations
+		if firstErr == nil {
+			firstErr = err // as statements: most snippets are
 		}
 	}
 	return nil, firstErr
