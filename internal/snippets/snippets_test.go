@@ -207,7 +207,7 @@ func check(s snippet, imp types.Importer) []string {
 func parse(fset *token.FileSet, s snippet) (*ast.File, error) {
 	text := strings.Join(s.lines, "\n")
 	if strings.HasPrefix(strings.TrimSpace(text), "package ") {
-		return parser.ParseFile(fset, s.file, directive(s, 0)+text, 0)
+		return parser.ParseFile(fset, "snippet.go", directive(s, 0)+text, 0)
 	}
 	var prelude strings.Builder
 	prelude.WriteString("package snippet\n\nimport (\n")
@@ -224,7 +224,7 @@ func parse(fset *token.FileSet, s snippet) (*ast.File, error) {
 		if split < len(s.lines) {
 			src += "func _(" + given + ") {\n{\n" + directive(s, split) + strings.Join(s.lines[split:], "\n") + "\n}\n}\n"
 		}
-		f, err := parser.ParseFile(fset, s.file, src, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, "snippet.go", src, parser.SkipObjectResolution)
 		if err == nil {
 			return f, nil
 		}
