@@ -32,15 +32,10 @@ func (d delegatingCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]by
 // the built-in, padded or not, whole or streamed, with the same number of
 // allocations per response: nothing is reserved to the built-in values.
 func TestWrappingCodecKeepsFastPathsAndPadding(t *testing.T) {
-	codings := []Coding{{Codec: Zstd()}, {Codec: Brotli()}, {Codec: Gzip()}, {Codec: Deflate()},
-		{Codec: OwnSmallBodyEncoders(Zstd()), Level: ownZstdLevel},
-		{Codec: OwnSmallBodyEncoders(Brotli()), Level: ownBrotliLevel},
-		{Codec: OwnSmallBodyEncoders(Gzip()), Level: ownLevel},
-		{Codec: OwnSmallBodyEncoders(Deflate()), Level: ownLevel}}
 	// Whole bodies small enough for the own encoders, and past them; a
 	// stream, longer than the buffer.
 	sizes := []int{1 << 10, 20 << 10, DefaultBufferSize + 1}
-	for _, c := range codings {
+	for _, c := range builtinCodings {
 		for _, jitter := range []int{0, 100} {
 			builtin := mustNew(t, Config{Jitter: jitter, Codings: []Coding{c}})
 			wrapped := mustNew(t, Config{Jitter: jitter, Codings: []Coding{{Codec: delegatingCodec{c.Codec}, Level: c.Level}}})

@@ -69,14 +69,9 @@ func encodeStream(t *testing.T, p *encoderPool, src []byte, pad int) []byte {
 // streaming one, that padding for n adds what Config.Jitter documents
 // (so each n gives another length) and decodes to the same body.
 func TestJitterPaddingAddsDocumentedBytes(t *testing.T) {
-	codings := []Coding{{Codec: Zstd()}, {Codec: Brotli()}, {Codec: Gzip()}, {Codec: Deflate()},
-		{Codec: OwnSmallBodyEncoders(Zstd()), Level: ownZstdLevel},
-		{Codec: OwnSmallBodyEncoders(Brotli()), Level: ownBrotliLevel},
-		{Codec: OwnSmallBodyEncoders(Gzip()), Level: ownLevel},
-		{Codec: OwnSmallBodyEncoders(Deflate()), Level: ownLevel}}
 	for _, size := range []int{1 << 10, 20 << 10} {
 		src := jsonText(size)
-		for _, c := range codings {
+		for _, c := range builtinCodings {
 			p, err := newEncoderPool(c.Codec, c.Level)
 			if err != nil {
 				t.Fatal(err)
