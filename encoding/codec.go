@@ -36,7 +36,9 @@ type Writer interface {
 
 // AppendEncoder is an optional interface of a Codec for bodies known whole:
 // one call encodes src and appends the result to dst, without the setup a
-// streaming Writer pays for. The built-in codecs implement it.
+// streaming Writer pays for. The built-in codecs implement it; a Codec
+// that wraps one keeps the path by forwarding AppendEncode, since the
+// middleware finds it by type assertion alone, for every Codec alike.
 type AppendEncoder interface {
 	AppendEncode(dst, src []byte, level int) ([]byte, error)
 }

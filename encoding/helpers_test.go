@@ -117,3 +117,11 @@ func writeBody(contentType string, body []byte) http.HandlerFunc {
 func describe(rec *response) string {
 	return fmt.Sprintf("status %d, headers %v, %d body bytes", rec.Code, rec.Header(), rec.Body.Len())
 }
+
+// builtinCodings are the built-in codecs at their default levels, and each
+// with its own encoders on, at the level they stand in for.
+var builtinCodings = []Coding{{Codec: Zstd()}, {Codec: Brotli()}, {Codec: Gzip()}, {Codec: Deflate()},
+	{Codec: OwnSmallBodyEncoders(Zstd()), Level: ownZstdLevel},
+	{Codec: OwnSmallBodyEncoders(Brotli()), Level: ownBrotliLevel},
+	{Codec: OwnSmallBodyEncoders(Gzip()), Level: ownLevel},
+	{Codec: OwnSmallBodyEncoders(Deflate()), Level: ownLevel}}

@@ -17,7 +17,8 @@ import (
 //   - br at quality 3, up to 8 KiB.
 //
 // Every other body, level and streamed response is the library's, as with
-// c itself. Any other codec is returned as it is.
+// c itself. Any other codec is returned as it is, a Codec wrapping a
+// built-in too: wrap OwnSmallBodyEncoders' result instead.
 //
 // The own encoders take fewer instructions per response than the library
 // at those levels, but their output is not within 3 % of the library's on
@@ -32,22 +33,49 @@ import (
 //
 //	encoding.Coding{Codec: encoding.OwnSmallBodyEncoders(encoding.Zstd()), Level: 1}
 func OwnSmallBodyEncoders(c Codec) Codec {
-	switch c {
-	case Gzip():
-		return gzipOwn
-	case Deflate():
-		return deflateOwn
-	case Zstd():
-		return zstdOwn()
-	case Brotli():
-		return brotliOwn
+	if o, ok := c.(ownSwitch); ok {
+		return o.withOwnEncoders()
 	}
 	return c
 }
 
-// The built-in codecs with their own encoders on.
+// ownSwitch is implemented by the codecs that have own encoders to switch
+// on: each answers for itself, so that nothing outside a codec compares
+// codec values.
+type ownSwitch interface {
+	// withOwnEncoders returns the codec with its own encoders on: itself
+	// when they are on already.
+	withOwnEncoders() Codec
+}
+
+func (c *flateCodec) withOwnEncoders() Codec {
+	switch {
+	case c.own:
+		return c
+	case c.comments:
+		return gzipOwn
+	}
+	return deflateOwn
+}
+
+func (c *zstdCodec) withOwnEncoders() Codec {
+	if c.own {
+		return c
+	}
+	return zstdOwn()
+}
+
+func (c *brotliCodec) withOwnEncoders() Codec {
+	if c.own {
+		return c
+	}
+	return brotliOwn
+}
+
+// The built-in codecs with their own encoders on: the same framing and
+// padding as the codecs themselves.
 var (
-	gzipOwn    = &flateCodec{name: "gzip", newWriter: gzipBuiltin.newWriter, frame: gzipFrame, own: true}
+	gzipOwn    = &flateCodec{name: "gzip", newWriter: gzipBuiltin.newWriter, frame: gzipFrame, comments: true, own: true}
 	deflateOwn = &flateCodec{name: "deflate", newWriter: deflateBuiltin.newWriter, frame: zlibFrame, own: true}
 	zstdOwn    = sync.OnceValue(func() *zstdCodec { return newZstdCodec(true) })
 	brotliOwn  = &brotliCodec{own: true}

@@ -64,14 +64,15 @@ func encodeStream(t *testing.T, p *encoderPool, src []byte, pad int) []byte {
 }
 
 // TestJitterPaddingAddsDocumentedBytes checks, for every coding, on the
-// one-shot paths (own encoders at 1 KB, the libraries' above 4 KB) and the
+// one-shot paths (the libraries', and the own encoders of
+// OwnSmallBodyEncoders at the level each stands in for, at 1 KB) and the
 // streaming one, that padding for n adds what Config.Jitter documents
 // (so each n gives another length) and decodes to the same body.
 func TestJitterPaddingAddsDocumentedBytes(t *testing.T) {
 	for _, size := range []int{1 << 10, 20 << 10} {
 		src := jsonText(size)
-		for _, c := range []Codec{Zstd(), Brotli(), Gzip(), Deflate()} {
-			p, err := newEncoderPool(c, 0)
+		for _, c := range builtinCodings {
+			p, err := newEncoderPool(c.Codec, c.Level)
 			if err != nil {
 				t.Fatal(err)
 			}
