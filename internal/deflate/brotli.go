@@ -44,10 +44,10 @@ type BrotliEncoder struct {
 	// The three prefix codes, the code-length code that describes each,
 	// and scratch space for smoothing counts.
 	lit, ins, dst brTree
-	codeLen       huffCode
+	codeLen       HuffCode
 	smooth        [brNumCommands]uint32
 	rle           []uint16 // one code's run-length coded lengths: symbol<<8 | extra
-	bw            bitWriter
+	bw            BitWriter
 }
 
 // Alphabet sizes (RFC 7932 §3.3), with distances for NPOSTFIX = 0,
@@ -164,18 +164,18 @@ func (e *BrotliEncoder) Append(dst, src []byte) []byte {
 	if len(src) > BrotliMaxBody {
 		panic("deflate: BrotliEncoder body longer than BrotliMaxBody")
 	}
-	e.bw = bitWriter{buf: dst}
-	defer func() { e.bw.buf = nil }() // dst belongs to the caller
+	e.bw = BitWriter{Buf: dst}
+	defer func() { e.bw.Buf = nil }() // dst belongs to the caller
 	if len(src) == 0 {
 		// The smallest window, then ISLAST and ISLASTEMPTY.
 		e.writeWindow(brWindowBits(0))
-		e.bw.write(0b11, 2)
-		e.bw.align()
-		return e.bw.buf
+		e.bw.WriteBits(0b11, 2)
+		e.bw.Align()
+		return e.bw.Buf
 	}
 	m := &e.m
-	m.reset(len(src))
-	m.match(src)
+	m.Reset(len(src))
+	m.Match(src)
 	e.commands(src)
 	return e.finish(src)
 }
@@ -183,18 +183,18 @@ func (e *BrotliEncoder) Append(dst, src []byte) []byte {
 // finish writes the stream of src, whose commands are in e.cmds and counted
 // (see count), to e.bw.
 func (e *BrotliEncoder) finish(src []byte) []byte {
-	if e.codeLen.len == nil {
-		e.lit.code = newHuffCode(brNumLiterals)
-		e.ins.code = newHuffCode(brNumCommands)
-		e.dst.code = newHuffCode(brNumDistances)
-		e.codeLen = newHuffCode(brNumCodeLen)
+	if e.codeLen.Len == nil {
+		e.lit.code = NewHuffCode(brNumLiterals)
+		e.ins.code = NewHuffCode(brNumCommands)
+		e.dst.code = NewHuffCode(brNumDistances)
+		e.codeLen = NewHuffCode(brNumCodeLen)
 	}
 	e.writeWindow(brWindowBits(len(src)))
 	// Smoothing literal counts saves 0.4 % of the output on the 1-4 KB
 	// corpus bodies for 2 % more time. On commands it would save as much
 	// again for 5 % more time (their codes would cover many more symbols),
 	// and on the few distance symbols it rarely pays.
-	compressed := e.extra + e.code(&e.lit, e.m.stats.lit[:brNumLiterals], 8, true) +
+	compressed := e.extra + e.code(&e.lit, e.m.Stats.Lit[:brNumLiterals], 8, true) +
 		e.code(&e.ins, e.cmd[:], 10, false) + e.code(&e.dst, e.dist[:], 6, false)
 	// Past what both share (WBITS, ISLAST, MNIBBLES, MLEN), the compressed
 	// meta-block takes ISLASTEMPTY, 13 bits of header and compressed bits;
@@ -202,39 +202,39 @@ func (e *BrotliEncoder) finish(src []byte) []byte {
 	// bytes, and the empty last meta-block (2 bits and padding).
 	if 8*len(src)+16 < compressed+13 {
 		e.writeMetaBlockHeader(len(src), false)
-		e.bw.write(1, 1) // ISUNCOMPRESSED
-		e.bw.align()
-		e.bw.buf = append(e.bw.buf, src...)
-		e.bw.write(0b11, 2) // ISLAST, ISLASTEMPTY
-		e.bw.align()
-		return e.bw.buf
+		e.bw.WriteBits(1, 1) // ISUNCOMPRESSED
+		e.bw.Align()
+		e.bw.Buf = append(e.bw.Buf, src...)
+		e.bw.WriteBits(0b11, 2) // ISLAST, ISLASTEMPTY
+		e.bw.Align()
+		return e.bw.Buf
 	}
 	e.writeMetaBlockHeader(len(src), true)
 	// One block type of literals, commands and distances (1 bit each),
 	// NPOSTFIX and NDIRECT 0 (2 + 4 bits), the literal context mode
 	// (2 bits), one literal and one distance prefix code (1 bit each).
-	e.bw.write(0, 13)
+	e.bw.WriteBits(0, 13)
 	for _, t := range []*brTree{&e.lit, &e.ins, &e.dst} {
 		for i, v := range t.header {
-			e.bw.write(v, uint8(min(32, t.bits-32*i)))
+			e.bw.WriteBits(v, uint8(min(32, t.bits-32*i)))
 		}
 	}
 	e.writeCommands(src)
-	e.bw.align()
-	return e.bw.buf
+	e.bw.Align()
+	return e.bw.Buf
 }
 
 // writeWindow writes WBITS (RFC 7932 §9.1).
 func (e *BrotliEncoder) writeWindow(w uint8) {
 	switch {
 	case w == 16:
-		e.bw.write(0, 1)
+		e.bw.WriteBits(0, 1)
 	case w >= 18:
-		e.bw.write(uint32(w-17)<<1|1, 4)
+		e.bw.WriteBits(uint32(w-17)<<1|1, 4)
 	case w == 17:
-		e.bw.write(1, 7)
+		e.bw.WriteBits(1, 7)
 	default:
-		e.bw.write(uint32(w-8)<<4|1, 7)
+		e.bw.WriteBits(uint32(w-8)<<4|1, 7)
 	}
 }
 
@@ -247,12 +247,12 @@ func (e *BrotliEncoder) writeMetaBlockHeader(n int, last bool) {
 		nibbles++
 	}
 	if last {
-		e.bw.write(1, 2) // ISLAST, not ISLASTEMPTY
+		e.bw.WriteBits(1, 2) // ISLAST, not ISLASTEMPTY
 	} else {
-		e.bw.write(0, 1)
+		e.bw.WriteBits(0, 1)
 	}
-	e.bw.write(uint32(nibbles-4), 2)
-	e.bw.write(uint32(n-1), 4*nibbles)
+	e.bw.WriteBits(uint32(nibbles-4), 2)
+	e.bw.WriteBits(uint32(n-1), 4*nibbles)
 }
 
 // commands turns the match finder's tokens for src into insert-and-copy
@@ -262,8 +262,8 @@ func (e *BrotliEncoder) commands(src []byte) {
 	e.resetCommands()
 	x := brDict()
 	ins, pos := uint32(0), uint32(0)
-	for _, t := range e.m.tokens {
-		if t&matchFlag == 0 {
+	for _, t := range e.m.Tokens {
+		if t&MatchFlag == 0 {
 			ins++
 			pos++
 			continue
@@ -271,7 +271,7 @@ func (e *BrotliEncoder) commands(src []byte) {
 		ins = e.literals(x, src, pos-ins, pos)
 		n, d := uint32(t>>16&0xff)+3, uint32(t&0xffff)+1
 		if last := e.rb[(e.ri-1)&3]; d != last && last <= pos &&
-			uint32(matchLen(src[pos-last:], src[pos:pos+n])) == n {
+			uint32(MatchLen(src[pos-last:], src[pos:pos+n])) == n {
 			// The same bytes at the last distance, which takes fewer bits.
 			d = last
 		}
@@ -380,7 +380,7 @@ func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) 
 	if end-start < brMinWord {
 		return end - start
 	}
-	lits := &e.m.stats.lit
+	lits := &e.m.Stats.Lit
 	from := start // literals src[from:p] are not yet in a command
 	// sent takes the n literals at p, which the command just added stands
 	// for, out of the literal counts.
@@ -397,7 +397,7 @@ func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) 
 		v := binary.LittleEndian.Uint32(src[p:])
 		if d <= p && binary.LittleEndian.Uint32(src[p-d:]) == v {
 			// The last distance again: a command that sends no distance.
-			n := brMinWord + uint32(matchLen(src[p-d+brMinWord:], src[p+brMinWord:end]))
+			n := brMinWord + uint32(MatchLen(src[p-d+brMinWord:], src[p+brMinWord:end]))
 			e.copyCommand(p-from, n, d)
 			p = sent(p, n)
 			continue
@@ -425,16 +425,16 @@ func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) 
 // writeTokens, it keeps the bit buffer in locals and writes it out 32 bits
 // at a time; every piece is at most 24 bits.
 func (e *BrotliEncoder) writeCommands(src []byte) {
-	acc, n, buf := e.bw.bits, e.bw.n, e.bw.buf
+	acc, n, buf := e.bw.Bits, e.bw.N, e.bw.Buf
 	flush := func() {
 		if n >= 32 {
 			buf = binary.LittleEndian.AppendUint32(buf, uint32(acc))
 			acc, n = acc>>32, n-32
 		}
 	}
-	litBits, litLen := e.lit.code.bits[:256], e.lit.code.len[:256]
-	cmdBits, cmdLen := e.ins.code.bits[:brNumCommands], e.ins.code.len[:brNumCommands]
-	distBits, distLen := e.dst.code.bits[:brNumDistances], e.dst.code.len[:brNumDistances]
+	litBits, litLen := e.lit.code.Bits[:256], e.lit.code.Len[:256]
+	cmdBits, cmdLen := e.ins.code.Bits[:brNumCommands], e.ins.code.Len[:brNumCommands]
+	distBits, distLen := e.dst.code.Bits[:brNumDistances], e.dst.code.Len[:brNumDistances]
 	pos := 0
 	for i := range e.cmds {
 		c := &e.cmds[i]
@@ -465,7 +465,7 @@ func (e *BrotliEncoder) writeCommands(src []byte) {
 			flush()
 		}
 	}
-	e.bw.bits, e.bw.n, e.bw.buf = acc, n, buf
+	e.bw.Bits, e.bw.N, e.bw.Buf = acc, n, buf
 }
 
 // code builds t's prefix code for the symbol counts freq, from smoothed
@@ -489,7 +489,7 @@ func (e *BrotliEncoder) code(t *brTree, freq []uint32, alphabetBits uint8, smoot
 		// Its symbol takes no bits (cost would count it as uncoded).
 		return t.bits
 	}
-	return t.bits + t.code.cost(freq)
+	return t.bits + t.code.Cost(freq)
 }
 
 // smoothForRLE sets out to the counts freq with stretches of similar counts
@@ -562,24 +562,24 @@ func absDiff(a, b uint32) uint32 {
 // brTree is one prefix code of a meta-block and its description (RFC 7932
 // §3.4, §3.5), packed LSB-first 32 bits to a word.
 type brTree struct {
-	code   huffCode
+	code   HuffCode
 	header []uint32
 	bits   int
 	single bool // one symbol, coded in no bits
-	w      headerBits
+	w      HeaderBits
 }
 
-func (t *brTree) piece(v uint32, n uint8) { t.w.put(v, n) }
+func (t *brTree) piece(v uint32, n uint8) { t.w.Put(v, n) }
 
 // make builds t's code for the symbol counts freq and describes it: as a
 // simple prefix code (symbols listed in alphabetBits bits each) for up to
 // four symbols, else as code lengths run-length coded with a code-length
 // code.
 func (t *brTree) make(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
-	t.w = headerBits{words: t.header[:0]}
+	t.w = HeaderBits{Words: t.header[:0]}
 	t.single = false
 	t.describe(e, freq, alphabetBits)
-	t.header, t.bits = t.w.end()
+	t.header, t.bits = t.w.End()
 }
 
 func (t *brTree) describe(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
@@ -596,22 +596,22 @@ func (t *brTree) describe(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
 	if used <= 1 {
 		// One symbol (or none: the alphabet is never coded), with a code
 		// of no bits.
-		clear(t.code.len)
-		t.code.bits[syms[0]] = 0
+		clear(t.code.Len)
+		t.code.Bits[syms[0]] = 0
 		t.single = true
 		t.piece(1, 2) // HSKIP 1: a simple code
 		t.piece(0, 2) // NSYM-1
 		t.piece(uint32(syms[0]), alphabetBits)
 		return
 	}
-	clear(t.code.len[len(freq):])
-	e.m.hb.build(huffCode{t.code.len[:len(freq)], t.code.bits[:len(freq)]}, freq, brMaxCodeLen)
+	clear(t.code.Len[len(freq):])
+	e.m.HB.Build(HuffCode{t.code.Len[:len(freq)], t.code.Bits[:len(freq)]}, freq, brMaxCodeLen)
 	if used <= 4 {
 		// The lengths are 1,1 or 1,2,2 or 2,2,2,2 or 1,2,3,3; a decoder
 		// takes them in that order, so list the symbols by length.
 		s := syms[:used]
 		for i := 1; i < len(s); i++ {
-			for j := i; j > 0 && t.code.len[s[j]] < t.code.len[s[j-1]]; j-- {
+			for j := i; j > 0 && t.code.Len[s[j]] < t.code.Len[s[j-1]]; j-- {
 				s[j], s[j-1] = s[j-1], s[j]
 			}
 		}
@@ -622,14 +622,14 @@ func (t *brTree) describe(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
 		}
 		if used == 4 {
 			tree := uint32(0)
-			if t.code.len[s[0]] == 1 {
+			if t.code.Len[s[0]] == 1 {
 				tree = 1
 			}
 			t.piece(tree, 1)
 		}
 		return
 	}
-	lens := t.code.len[:len(freq)]
+	lens := t.code.Len[:len(freq)]
 	end := len(lens)
 	for lens[end-1] == 0 {
 		end--
@@ -660,33 +660,33 @@ func (t *brTree) describe(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
 		clFreq[r>>8]++
 	}
 	cl := e.codeLen
-	e.m.hb.build(cl, clFreq[:], brMaxCLCodeLen)
+	e.m.HB.Build(cl, clFreq[:], brMaxCLCodeLen)
 	skip := 0
-	if cl.len[brCodeLenOrder[0]] == 0 && cl.len[brCodeLenOrder[1]] == 0 {
+	if cl.Len[brCodeLenOrder[0]] == 0 && cl.Len[brCodeLenOrder[1]] == 0 {
 		skip = 2
-		if cl.len[brCodeLenOrder[2]] == 0 {
+		if cl.Len[brCodeLenOrder[2]] == 0 {
 			skip = 3
 		}
 	}
 	last := brNumCodeLen
-	for cl.len[brCodeLenOrder[last-1]] == 0 {
+	for cl.Len[brCodeLenOrder[last-1]] == 0 {
 		last--
 	}
 	t.piece(uint32(skip), 2) // HSKIP
 	for _, s := range brCodeLenOrder[skip:last] {
-		l := cl.len[s]
+		l := cl.Len[s]
 		t.piece(uint32(brCLLenBits[l]), brCLLenCount[l])
 	}
 	for _, r := range e.rle {
 		s := r >> 8
-		l := cl.len[s]
+		l := cl.Len[s]
 		switch s {
 		case 16:
-			t.piece(uint32(cl.bits[s])|uint32(r&0xff)<<(l&31), l+2)
+			t.piece(uint32(cl.Bits[s])|uint32(r&0xff)<<(l&31), l+2)
 		case 17:
-			t.piece(uint32(cl.bits[s])|uint32(r&0xff)<<(l&31), l+3)
+			t.piece(uint32(cl.Bits[s])|uint32(r&0xff)<<(l&31), l+3)
 		default:
-			t.piece(uint32(cl.bits[s]), l)
+			t.piece(uint32(cl.Bits[s]), l)
 		}
 	}
 }

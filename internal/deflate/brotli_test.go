@@ -156,7 +156,7 @@ func TestBrotliDictionaryIsRFC7932(t *testing.T) {
 func TestBrotliWordReferences(t *testing.T) {
 	var e BrotliEncoder
 	e.resetCommands()
-	e.m.stats.reset()
+	e.m.Stats.reset()
 	var want []byte
 	x := brDict()
 	for l := uint32(brMinWord); l <= brMaxWord; l++ {
@@ -177,7 +177,7 @@ func TestBrotliWordReferences(t *testing.T) {
 			}
 		}
 	}
-	e.bw = bitWriter{}
+	e.bw = BitWriter{}
 	got := unbrotli(t, e.finish(make([]byte, len(want))))
 	if !bytes.Equal(got, want) {
 		t.Fatalf("decoded %d bytes differ from the %d bytes of the words referred to", len(got), len(want))

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// The match finders read src with loadFast64 and loadFast32, which do not
+// The match finders read src with LoadFast64 and LoadFast32, which do not
 // check bounds (load_unsafe.go). Each body here fills its heap slot
 // exactly: its length is one of the runtime's size classes, or a multiple
 // of the 8 KiB page above 32 KiB, so a load past its last byte crosses the
@@ -150,14 +150,14 @@ func matchShape(r *rand.Rand, n int) []byte {
 // checkMatchTables fails t unless every entry of m's tables that belongs to
 // the body of n bytes just matched is a position with 8 bytes after it (at
 // most n-8), and none is at or above the next body's base: the invariants
-// that keep loadFast64 and loadFast32 in bounds.
+// that keep LoadFast64 and LoadFast32 in bounds.
 func checkMatchTables(t *testing.T, what string, m *WholeEncoder, n int) {
 	t.Helper()
-	last := m.base + int32(n) - 8
-	for _, table := range [][]int32{m.long[:], m.short[:]} {
+	last := m.Base + int32(n) - 8
+	for _, table := range [][]int32{m.Long[:], m.Short[:]} {
 		for _, v := range table {
-			if v >= m.base && v > last || v >= m.next {
-				t.Fatalf("%s, %d bytes: a table holds %d, past the body (base %d, next %d)", what, n, v, m.base, m.next)
+			if v >= m.Base && v > last || v >= m.next {
+				t.Fatalf("%s, %d bytes: a table holds %d, past the body (base %d, next %d)", what, n, v, m.Base, m.next)
 			}
 		}
 	}
@@ -213,7 +213,7 @@ func TestMatchFindersKeepTheirInvariants(t *testing.T) {
 }
 
 // TestMatchFindersAtTheirBounds encodes bodies within 10 bytes of each size
-// where the matching changes: lightMax, the encoding package's 4 KiB, the DEFLATE
+// where the matching changes: LightMax, the encoding package's 4 KiB, the DEFLATE
 // window, zstdMaxMatch and ZstdMaxBody.
 func TestMatchFindersAtTheirBounds(t *testing.T) {
 	r := rand.New(rand.NewPCG(77, 1))
@@ -221,7 +221,7 @@ func TestMatchFindersAtTheirBounds(t *testing.T) {
 	var w WholeEncoder
 	var br BrotliEncoder
 	for range 10 {
-		for _, c := range []int{lightMax, 4096, windowSize, zstdMaxMatch, zstdMaxMatch + 8, ZstdMaxBody} {
+		for _, c := range []int{LightMax, 4096, windowSize, zstdMaxMatch, zstdMaxMatch + 8, ZstdMaxBody} {
 			for n := c - 10; n <= min(c+10, ZstdMaxBody); n++ {
 				src := matchShape(r, n)
 				if got := unzstd(t, z.Append(nil, src)); !bytes.Equal(got, src) {

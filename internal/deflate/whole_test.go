@@ -124,7 +124,7 @@ func TestWholeEncoderWrapsItsPositions(t *testing.T) {
 }
 
 // FuzzWholeEncoder compresses two arbitrary bodies in turn with one encoder,
-// then the two together repeated past lightMax (so that both matchers run),
+// then the two together repeated past LightMax (so that both matchers run),
 // and has compress/flate read each back.
 func FuzzWholeEncoder(f *testing.F) {
 	f.Add([]byte("hello hello hello"), []byte("hello"))
@@ -133,7 +133,7 @@ func FuzzWholeEncoder(f *testing.F) {
 	var e WholeEncoder
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		both := append(append([]byte(nil), first...), second...)
-		long := bytes.Repeat(both, lightMax/(len(both)+1)+1)
+		long := bytes.Repeat(both, LightMax/(len(both)+1)+1)
 		for _, body := range [][]byte{first, second, long} {
 			if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
 				t.Fatalf("%d bytes decoded differently", len(body))
@@ -142,14 +142,14 @@ func FuzzWholeEncoder(f *testing.F) {
 	})
 }
 
-// Bodies of up to lightMax bytes go to matchLight, which compress/flate
+// Bodies of up to LightMax bytes go to matchLight, which compress/flate
 // reads back like matchAll's (every shape cut around the bound), and whose
 // output on the corpus's 1 KB cuts is within 2 % of matchAll's: the claim
-// behind lightMax.
+// behind LightMax.
 func TestWholeEncoderLightMatching(t *testing.T) {
 	var e WholeEncoder
 	for name, shape := range wholeShapes() {
-		for _, n := range []int{9, 100, lightMax - 1, lightMax, lightMax + 1} {
+		for _, n := range []int{9, 100, LightMax - 1, LightMax, LightMax + 1} {
 			body := shape[:min(n, len(shape))]
 			if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
 				t.Fatalf("%s[:%d]: decoded differently", name, len(body))
@@ -159,11 +159,11 @@ func TestWholeEncoderLightMatching(t *testing.T) {
 	names, cuts := corpusCuts(t)
 	for _, name := range names {
 		src := cuts[name]
-		if len(src) > lightMax {
+		if len(src) > LightMax {
 			continue
 		}
 		light := e.Append(nil, src)
-		e.reset(len(src))
+		e.Reset(len(src))
 		e.matchAll(src)
 		all := e.block(nil, src)
 		if got := inflate(t, all); !bytes.Equal(got, src) {
@@ -190,8 +190,8 @@ func TestWholeEncoderDistancesStayInTheWindow(t *testing.T) {
 			t.Fatalf("period %d: decoded differently", period)
 		}
 		longest := 0
-		for _, tk := range e.tokens {
-			if tk&matchFlag != 0 {
+		for _, tk := range e.Tokens {
+			if tk&MatchFlag != 0 {
 				longest = max(longest, int(tk&0xffff)+1)
 			}
 		}

@@ -96,15 +96,15 @@ type lzSeq struct{ lits, length, dist uint32 }
 
 // match finds src's matches into e.seqs the way WholeEncoder's matchLight
 // does (a 4-byte hash probed at each position, an 8-byte one where it
-// hits, backward extension; above lightMax a byte of lookahead and two
+// hits, backward extension; above LightMax a byte of lookahead and two
 // more positions indexed per match, as matchAll does), except that the
 // window is the whole body, so a candidate needs no distance check.
 func (e *ZstdEncoder) match(src []byte) {
 	m := &e.m
-	m.resetTables(len(src))
+	m.ResetTables(len(src))
 	e.seqs = e.seqs[:0]
-	n, base := len(src), m.base
-	long, short := &m.long, &m.short
+	n, base := len(src), m.Base
+	long, short := &m.Long, &m.Short
 	last := n - 8
 	p, pending := 0, 0
 	for p <= last {
@@ -114,25 +114,25 @@ func (e *ZstdEncoder) match(src []byte) {
 		// last and below the next p), or values below base: earlier
 		// bodies', since bases only grow and the tables are cleared before
 		// they would wrap, and zeros.
-		cv := loadFast64(src, p)
-		hs := hashShort(uint32(cv))
+		cv := LoadFast64(src, p)
+		hs := HashShort(uint32(cv))
 		c := short[hs]
 		short[hs] = int32(p) + base
 		// Candidates from earlier bodies are below base.
-		if c < base || loadFast32(src, int(c-base)) != uint32(cv) {
+		if c < base || LoadFast32(src, int(c-base)) != uint32(cv) {
 			p += 1 + (p-pending)>>6
 			continue
 		}
 		cs := int(c - base)
-		hl := hashLong(cv)
+		hl := HashLong(cv)
 		cl := int(long[hl] - base)
 		long[hl] = int32(p) + base
 		var length, dist int
-		if uint(cl) < uint(p) && loadFast64(src, cl) == cv {
-			length, dist = 8+matchLenAt(src, cl+8, p+8, min(n, p+zstdMaxMatch)), p-cl
+		if uint(cl) < uint(p) && LoadFast64(src, cl) == cv {
+			length, dist = 8+MatchLenAt(src, cl+8, p+8, min(n, p+zstdMaxMatch)), p-cl
 		} else {
-			length, dist = 4+matchLenAt(src, cs+4, p+4, min(n, p+zstdMaxMatch)), p-cs
-			if q := p + 1; n > lightMax && length < 32 && q <= last {
+			length, dist = 4+MatchLenAt(src, cs+4, p+4, min(n, p+zstdMaxMatch)), p-cs
+			if q := p + 1; n > LightMax && length < 32 && q <= last {
 				// Looking a byte ahead for a longer match in the 8-byte
 				// table (WholeEncoder.lazy written in, without its window
 				// check and with zstd's match bound instead of 258) saves
@@ -140,12 +140,12 @@ func (e *ZstdEncoder) match(src []byte) {
 				// of the encoder's time; after a long match there is little
 				// to gain. The table holds positions up to p, so the
 				// candidate is before q.
-				v := loadFast64(src, q)
-				hl := hashLong(v)
+				v := LoadFast64(src, q)
+				hl := HashLong(v)
 				c := int(long[hl] - base)
 				long[hl] = int32(q) + base
-				if c >= 0 && loadFast64(src, c) == v {
-					if l := 8 + matchLenAt(src, c+8, q+8, min(n, q+zstdMaxMatch)); l > length {
+				if c >= 0 && LoadFast64(src, c) == v {
+					if l := 8 + MatchLenAt(src, c+8, q+8, min(n, q+zstdMaxMatch)); l > length {
 						p, length, dist = q, l, q-c
 					}
 				}
@@ -157,20 +157,20 @@ func (e *ZstdEncoder) match(src []byte) {
 		// The positions indexed are in the match, so not negative.
 		end := p + length
 		if q := end - 1; q <= last {
-			v := loadFast64(src, q)
-			long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+			v := LoadFast64(src, q)
+			long[HashLong(v)], short[HashShort(uint32(v))] = int32(q)+base, int32(q)+base
 		}
-		if n > lightMax {
+		if n > LightMax {
 			// Longer bodies index two more positions of each match, as
 			// WholeEncoder's matchAll does: 1.3 % smaller at 4 KB of JSON.
 			// Written out: a loop over the two costs more than the indexing.
 			if q := p + 1; q <= last {
-				v := loadFast64(src, q)
-				long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+				v := LoadFast64(src, q)
+				long[HashLong(v)], short[HashShort(uint32(v))] = int32(q)+base, int32(q)+base
 			}
 			if q := end - 2; q <= last {
-				v := loadFast64(src, q)
-				long[hashLong(v)], short[hashShort(uint32(v))] = int32(q)+base, int32(q)+base
+				v := LoadFast64(src, q)
+				long[HashLong(v)], short[HashShort(uint32(v))] = int32(q)+base, int32(q)+base
 			}
 		}
 		e.seqs = append(e.seqs, lzSeq{lits: uint32(p - pending), length: uint32(length), dist: uint32(dist)})
@@ -207,7 +207,7 @@ func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
 	for _, s := range e.seqs {
 		for i := 0; i < int(s.lits); i += 8 {
 			j := nl + i
-			binary.LittleEndian.PutUint64(lits[j:j+8:j+8], loadFast64(src, pos+i))
+			binary.LittleEndian.PutUint64(lits[j:j+8:j+8], LoadFast64(src, pos+i))
 		}
 		nl += int(s.lits)
 		pos += int(s.lits + s.length)
@@ -315,7 +315,7 @@ func appendRawLiteralsHeader(dst []byte, kind uint32, n int) []byte {
 func (e *ZstdEncoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) {
 	lits := e.lits
 	lens := e.lens[:maxSym+1]
-	count, inOrder := e.m.hb.lengths(lens, e.freq[:maxSym+1], zstdMaxHuffBits)
+	count, inOrder := e.m.HB.Lengths(lens, e.freq[:maxSym+1], zstdMaxHuffBits)
 	bitsTotal := e.zstdCodes(lens, &count, inOrder)
 
 	// Four streams take a jump table, and more literals a longer header
@@ -474,7 +474,7 @@ func (e *ZstdEncoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool
 // first, in literal order, from 0 (RFC 8878 §4.2.1.3). With inOrder the
 // builder's keys list the literals present in order, which spares a pass
 // over the absent ones.
-func (e *ZstdEncoder) zstdCodes(lens []uint8, count *[maxCodeLen + 2]int32, inOrder bool) (bitsTotal int) {
+func (e *ZstdEncoder) zstdCodes(lens []uint8, count *[MaxCodeLen + 2]int32, inOrder bool) (bitsTotal int) {
 	tableLog := zstdMaxHuffBits
 	for count[tableLog] == 0 {
 		tableLog--
@@ -497,8 +497,8 @@ func (e *ZstdEncoder) zstdCodes(lens []uint8, count *[maxCodeLen + 2]int32, inOr
 		bitsTotal += int(e.freq[s&255]) * int(l)
 	}
 	if inOrder {
-		for _, k := range e.m.hb.keys {
-			s := int(k & symMask)
+		for _, k := range e.m.HB.Keys {
+			s := int(k & SymMask)
 			code(s, lens[s])
 		}
 	} else {

@@ -405,7 +405,7 @@ func FuzzZstdEncoder(f *testing.F) {
 	var e ZstdEncoder
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		both := append(append([]byte(nil), first...), second...)
-		long := bytes.Repeat(both, lightMax/(len(both)+1)+1)
+		long := bytes.Repeat(both, LightMax/(len(both)+1)+1)
 		for _, body := range [][]byte{first, second, long} {
 			if len(body) > ZstdMaxBody {
 				body = body[:ZstdMaxBody]
