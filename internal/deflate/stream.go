@@ -43,8 +43,8 @@ const (
 	// how far above it those codes came on their own block, before new ones
 	// are built.
 	reuseSlack = 1.03
-	// baseLimit is where the hash table's positions are rebased.
-	baseLimit = 1 << 30
+	// BaseLimit is where the hash table's positions are rebased.
+	BaseLimit = 1 << 30
 )
 
 // NewEncoder returns an Encoder whose back-references reach at most maxDist
@@ -65,7 +65,7 @@ func NewEncoder(maxDist int) *Encoder {
 func (e *Encoder) ResetDict(dst io.Writer, dict []byte) {
 	e.dst, e.err = dst, nil
 	e.base += len(e.buf) + e.maxDist + 1
-	if e.base > baseLimit {
+	if e.base > BaseLimit {
 		clear(e.head[:])
 		e.base = e.maxDist + 1
 	}

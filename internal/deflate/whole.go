@@ -17,7 +17,7 @@ type WholeEncoder struct {
 	Long   [1 << longHashBits]int32  // position+base of the last 8-byte string per hash
 	Short  [1 << shortHashBits]int32 // the same for 4-byte strings
 	Base   int32                     // positions of the current body are stored as p+base
-	next   int32                     // base of the next body
+	Next   int32                     // base of the next body
 	Tokens []LZToken
 	Stats  BlockStats
 	HB     HuffBuilder
@@ -41,7 +41,7 @@ const (
 // capacity; the encoder is tuned for a few KB (beyond that, see the skip
 // stride in Match).
 func (e *WholeEncoder) Append(dst, src []byte) []byte {
-	if len(src) >= baseLimit {
+	if len(src) >= BaseLimit {
 		panic("deflate: WholeEncoder body of 1 GiB or more")
 	}
 	e.Reset(len(src))
@@ -112,16 +112,16 @@ func (e *WholeEncoder) Reset(n int) {
 	e.Stats.reset()
 }
 
-// ResetTables is Reset's part for the hash tables, all that ZstdEncoder,
+// ResetTables is Reset's part for the hash tables, all that zstd.Encoder,
 // which keeps no tokens, uses.
 func (e *WholeEncoder) ResetTables(n int) {
-	if e.next == 0 || int(e.next)+n+1 > baseLimit {
+	if e.Next == 0 || int(e.Next)+n+1 > BaseLimit {
 		clear(e.Long[:])
 		clear(e.Short[:])
-		e.next = 1 // zero entries are out of reach
+		e.Next = 1 // zero entries are out of reach
 	}
-	e.Base = e.next
-	e.next += int32(n) + 1
+	e.Base = e.Next
+	e.Next += int32(n) + 1
 }
 
 func HashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
@@ -210,7 +210,7 @@ func (e *WholeEncoder) matchLight(src []byte) {
 	// Bodies this short lie within the window (see the assertion above
 	// Match): a candidate needs only to be of this body, at or above base.
 	for p <= last {
-		// Both loads are in bounds, as in ZstdEncoder.match: p <= last, and
+		// Both loads are in bounds, as in zstd.Encoder's match: p <= last, and
 		// a candidate of this body is an earlier position.
 		cv := LoadFast64(src, p)
 		hs := HashShort(uint32(cv))

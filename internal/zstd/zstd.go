@@ -1,6 +1,8 @@
-package deflate
+package zstd
 
 import (
+	"github.com/squeezehttp/squeeze/internal/deflate"
+
 	"encoding/binary"
 	"math"
 	"math/bits"
@@ -8,10 +10,10 @@ import (
 	"sync"
 )
 
-// ZstdEncoder compresses one body known whole into a zstd frame (RFC 8878)
+// Encoder compresses one body known whole into a zstd frame (RFC 8878)
 // of a single block. It is made for small HTTP responses, where a
 // general-purpose zstd encoder spends most of its time on the block's
-// entropy tables. Its matches come from WholeEncoder's hash tables, found
+// entropy tables. Its matches come from deflate.WholeEncoder's hash tables, found
 // straight into sequences; its literals are Huffman-coded, the code's
 // weights described with one static FSE table (or directly); its sequences
 // are coded with the predefined FSE tables (§3.1.1.3.2.2), which cost
@@ -22,18 +24,18 @@ import (
 // The frame is single-segment, with the body's size and no checksum: a
 // decoder needs no window beyond the body.
 //
-// A ZstdEncoder is not safe for concurrent use; the zero value is ready to
-// use. It keeps 199 KiB (WholeEncoder's hash tables and its own counts and
+// A Encoder is not safe for concurrent use; the zero value is ready to
+// use. It keeps 199 KiB (deflate.WholeEncoder's hash tables and its own counts and
 // tables) and buffers that grow with the bodies.
-type ZstdEncoder struct {
-	m       WholeEncoder // its hash tables, reused across bodies
-	seqs    []lzSeq      // the body's matches
-	codes   []seqCode    // and as the bit stream takes them
-	lits    []byte       // the body's literals, in order
-	freq    [256]uint32  // their counts
-	lens    [256]uint8   // the literal code's lengths
-	huff    [256]uint32  // per literal its code, and its length << 16
-	weights [256]byte    // the literal code's weights (the last one implied)
+type Encoder struct {
+	m       deflate.WholeEncoder // its hash tables, reused across bodies
+	seqs    []lzSeq              // the body's matches
+	codes   []seqCode            // and as the bit stream takes them
+	lits    []byte               // the body's literals, in order
+	freq    [256]uint32          // their counts
+	lens    [256]uint8           // the literal code's lengths
+	huff    [256]uint32          // per literal its code, and its length << 16
+	weights [256]byte            // the literal code's weights (the last one implied)
 	// The sequences' code counts and the tables built for them, by kind.
 	counts [3][64]uint32
 	norm   [3][64]int16
@@ -41,9 +43,9 @@ type ZstdEncoder struct {
 }
 
 const (
-	// ZstdMaxBody is the longest body a ZstdEncoder takes: the most one
+	// MaxBody is the longest body a Encoder takes: the most one
 	// block holds (RFC 8878 §3.1.1.2.4).
-	ZstdMaxBody = 128 << 10
+	MaxBody = 128 << 10
 	// zstdMaxDirect is the largest literal that direct weights describe
 	// (RFC 8878 §4.2.1.1).
 	zstdMaxDirect = 128
@@ -58,11 +60,11 @@ const (
 	zstdMaxMatch = 65536
 )
 
-// Append compresses src, of at most ZstdMaxBody bytes, and appends the
+// Append compresses src, of at most MaxBody bytes, and appends the
 // zstd frame to dst. src must not overlap dst's spare capacity.
-func (e *ZstdEncoder) Append(dst, src []byte) []byte {
-	if len(src) > ZstdMaxBody {
-		panic("deflate: ZstdEncoder body above 128 KiB")
+func (e *Encoder) Append(dst, src []byte) []byte {
+	if len(src) > MaxBody {
+		panic("deflate: Encoder body above 128 KiB")
 	}
 	dst = appendZstdFrameHeader(dst, len(src))
 	e.match(src)
@@ -94,12 +96,12 @@ const (
 // no sequence.
 type lzSeq struct{ lits, length, dist uint32 }
 
-// match finds src's matches into e.seqs the way WholeEncoder's matchLight
+// match finds src's matches into e.seqs the way deflate.WholeEncoder's matchLight
 // does (a 4-byte hash probed at each position, an 8-byte one where it
 // hits, backward extension; above LightMax a byte of lookahead and two
 // more positions indexed per match, as matchAll does), except that the
 // window is the whole body, so a candidate needs no distance check.
-func (e *ZstdEncoder) match(src []byte) {
+func (e *Encoder) match(src []byte) {
 	m := &e.m
 	m.ResetTables(len(src))
 	e.seqs = e.seqs[:0]
@@ -114,38 +116,38 @@ func (e *ZstdEncoder) match(src []byte) {
 		// last and below the next p), or values below base: earlier
 		// bodies', since bases only grow and the tables are cleared before
 		// they would wrap, and zeros.
-		cv := LoadFast64(src, p)
-		hs := HashShort(uint32(cv))
+		cv := deflate.LoadFast64(src, p)
+		hs := deflate.HashShort(uint32(cv))
 		c := short[hs]
 		short[hs] = int32(p) + base
 		// Candidates from earlier bodies are below base.
-		if c < base || LoadFast32(src, int(c-base)) != uint32(cv) {
+		if c < base || deflate.LoadFast32(src, int(c-base)) != uint32(cv) {
 			p += 1 + (p-pending)>>6
 			continue
 		}
 		cs := int(c - base)
-		hl := HashLong(cv)
+		hl := deflate.HashLong(cv)
 		cl := int(long[hl] - base)
 		long[hl] = int32(p) + base
 		var length, dist int
-		if uint(cl) < uint(p) && LoadFast64(src, cl) == cv {
-			length, dist = 8+MatchLenAt(src, cl+8, p+8, min(n, p+zstdMaxMatch)), p-cl
+		if uint(cl) < uint(p) && deflate.LoadFast64(src, cl) == cv {
+			length, dist = 8+deflate.MatchLenAt(src, cl+8, p+8, min(n, p+zstdMaxMatch)), p-cl
 		} else {
-			length, dist = 4+MatchLenAt(src, cs+4, p+4, min(n, p+zstdMaxMatch)), p-cs
-			if q := p + 1; n > LightMax && length < 32 && q <= last {
+			length, dist = 4+deflate.MatchLenAt(src, cs+4, p+4, min(n, p+zstdMaxMatch)), p-cs
+			if q := p + 1; n > deflate.LightMax && length < 32 && q <= last {
 				// Looking a byte ahead for a longer match in the 8-byte
-				// table (WholeEncoder.lazy written in, without its window
+				// table (deflate.WholeEncoder.lazy written in, without its window
 				// check and with zstd's match bound instead of 258) saves
 				// 2.3 % at 4 KB of JSON, 0.7 % at 1 KB, where it costs 2 %
 				// of the encoder's time; after a long match there is little
 				// to gain. The table holds positions up to p, so the
 				// candidate is before q.
-				v := LoadFast64(src, q)
-				hl := HashLong(v)
+				v := deflate.LoadFast64(src, q)
+				hl := deflate.HashLong(v)
 				c := int(long[hl] - base)
 				long[hl] = int32(q) + base
-				if c >= 0 && LoadFast64(src, c) == v {
-					if l := 8 + MatchLenAt(src, c+8, q+8, min(n, q+zstdMaxMatch)); l > length {
+				if c >= 0 && deflate.LoadFast64(src, c) == v {
+					if l := 8 + deflate.MatchLenAt(src, c+8, q+8, min(n, q+zstdMaxMatch)); l > length {
 						p, length, dist = q, l, q-c
 					}
 				}
@@ -157,20 +159,20 @@ func (e *ZstdEncoder) match(src []byte) {
 		// The positions indexed are in the match, so not negative.
 		end := p + length
 		if q := end - 1; q <= last {
-			v := LoadFast64(src, q)
-			long[HashLong(v)], short[HashShort(uint32(v))] = int32(q)+base, int32(q)+base
+			v := deflate.LoadFast64(src, q)
+			long[deflate.HashLong(v)], short[deflate.HashShort(uint32(v))] = int32(q)+base, int32(q)+base
 		}
-		if n > LightMax {
+		if n > deflate.LightMax {
 			// Longer bodies index two more positions of each match, as
-			// WholeEncoder's matchAll does: 1.3 % smaller at 4 KB of JSON.
+			// deflate.WholeEncoder's matchAll does: 1.3 % smaller at 4 KB of JSON.
 			// Written out: a loop over the two costs more than the indexing.
 			if q := p + 1; q <= last {
-				v := LoadFast64(src, q)
-				long[HashLong(v)], short[HashShort(uint32(v))] = int32(q)+base, int32(q)+base
+				v := deflate.LoadFast64(src, q)
+				long[deflate.HashLong(v)], short[deflate.HashShort(uint32(v))] = int32(q)+base, int32(q)+base
 			}
 			if q := end - 2; q <= last {
-				v := LoadFast64(src, q)
-				long[HashLong(v)], short[HashShort(uint32(v))] = int32(q)+base, int32(q)+base
+				v := deflate.LoadFast64(src, q)
+				long[deflate.HashLong(v)], short[deflate.HashShort(uint32(v))] = int32(q)+base, int32(q)+base
 			}
 		}
 		e.seqs = append(e.seqs, lzSeq{lits: uint32(p - pending), length: uint32(length), dist: uint32(dist)})
@@ -199,7 +201,7 @@ func appendZstdFrameHeader(dst []byte, n int) []byte {
 // them, and appends the literals section (RFC 8878 §3.1.1.3.1): a run when
 // there is one distinct literal, Huffman-coded when that is smaller, raw
 // otherwise.
-func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
+func (e *Encoder) appendLiterals(dst, src []byte) []byte {
 	// Copied 8 bytes at a time, up to 7 past their end: the loads are in
 	// bounds, since every run but the last ends at a match, which starts
 	// at least 8 bytes before src's end.
@@ -207,7 +209,7 @@ func (e *ZstdEncoder) appendLiterals(dst, src []byte) []byte {
 	for _, s := range e.seqs {
 		for i := 0; i < int(s.lits); i += 8 {
 			j := nl + i
-			binary.LittleEndian.PutUint64(lits[j:j+8:j+8], LoadFast64(src, pos+i))
+			binary.LittleEndian.PutUint64(lits[j:j+8:j+8], deflate.LoadFast64(src, pos+i))
 		}
 		nl += int(s.lits)
 		pos += int(s.lits + s.length)
@@ -312,7 +314,7 @@ func appendRawLiteralsHeader(dst []byte, kind uint32, n int) []byte {
 // every literal at most maxSym, and reports false, having appended
 // nothing, when that is not smaller than the raw section. Up to 1023
 // literals go in one stream, more in four (RFC 8878 §3.1.1.3.1.6).
-func (e *ZstdEncoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) {
+func (e *Encoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) {
 	lits := e.lits
 	lens := e.lens[:maxSym+1]
 	count, inOrder := e.m.HB.Lengths(lens, e.freq[:maxSym+1], zstdMaxHuffBits)
@@ -415,7 +417,7 @@ const zstdWeightsLog = 6
 // zstdStaticWeights, whatever the body: one of its own would save about 3
 // bytes on 1-4 KB of JSON, CSS or JavaScript and cost 5 % of the encoder's
 // time at 1 KB to count, describe and build.
-func (e *ZstdEncoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool) {
+func (e *Encoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool) {
 	if len(weights) < 2 {
 		return dst, false
 	}
@@ -474,7 +476,7 @@ func (e *ZstdEncoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool
 // first, in literal order, from 0 (RFC 8878 §4.2.1.3). With inOrder the
 // builder's keys list the literals present in order, which spares a pass
 // over the absent ones.
-func (e *ZstdEncoder) zstdCodes(lens []uint8, count *[MaxCodeLen + 2]int32, inOrder bool) (bitsTotal int) {
+func (e *Encoder) zstdCodes(lens []uint8, count *[deflate.MaxCodeLen + 2]int32, inOrder bool) (bitsTotal int) {
 	tableLog := zstdMaxHuffBits
 	for count[tableLog] == 0 {
 		tableLog--
@@ -498,7 +500,7 @@ func (e *ZstdEncoder) zstdCodes(lens []uint8, count *[MaxCodeLen + 2]int32, inOr
 	}
 	if inOrder {
 		for _, k := range e.m.HB.Keys {
-			s := int(k & SymMask)
+			s := int(k & deflate.SymMask)
 			code(s, lens[s])
 		}
 	} else {
@@ -516,7 +518,7 @@ func (e *ZstdEncoder) zstdCodes(lens []uint8, count *[MaxCodeLen + 2]int32, inOr
 // that marks its end (RFC 8878 §4.2.2). Five codes of at most 11 bits fit
 // the 64-bit accumulator with the 7 left from the last flush, so it
 // flushes whole bytes once per five literals, into room made beforehand.
-func (e *ZstdEncoder) appendHuffStream(dst []byte, lits []byte) []byte {
+func (e *Encoder) appendHuffStream(dst []byte, lits []byte) []byte {
 	huff := &e.huff
 	start := len(dst)
 	dst = slices.Grow(dst, len(lits)*zstdMaxHuffBits/8+16)
@@ -584,7 +586,7 @@ func (w fastBits) close(buf []byte) int {
 // appendSequences appends the sequences section (RFC 8878 §3.1.1.3.2):
 // the number of sequences, the tables' modes and descriptions (see
 // appendSequenceTables), and the FSE bit stream.
-func (e *ZstdEncoder) appendSequences(dst []byte) []byte {
+func (e *Encoder) appendSequences(dst []byte) []byte {
 	seqs := e.seqs
 	switch n := len(seqs); {
 	case n == 0:
@@ -712,7 +714,7 @@ var zstdStateCost = func() (c [65]uint32) {
 // descriptions of the built ones (RFC 8878 §3.1.1.3.2.1). It reports
 // whether it built any, when e.tables holds the three tables to code with;
 // otherwise they are the predefined ones.
-func (e *ZstdEncoder) appendSequenceTables(dst []byte) ([]byte, bool) {
+func (e *Encoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 	seqs := e.seqs
 	modeAt := len(dst)
 	dst = append(dst, 0) // Predefined_Mode for all three, unless changed below
@@ -806,7 +808,7 @@ type seqCode struct {
 // codeSequences sets e.codes from e.seqs, whose distances are offset
 // values, and counts the codes in e.counts when there are enough sequences
 // for tables of their own (see appendSequenceTables).
-func (e *ZstdEncoder) codeSequences() {
+func (e *Encoder) codeSequences() {
 	seqs := e.seqs
 	codes := slices.Grow(e.codes[:0], len(seqs))[:len(seqs)]
 	count := len(seqs) >= zstdMinBuilt

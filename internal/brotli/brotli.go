@@ -1,13 +1,15 @@
-package deflate
+package brotli
 
 import (
+	"github.com/squeezehttp/squeeze/internal/deflate"
+
 	"encoding/binary"
 	"math/bits"
 )
 
-// BrotliEncoder compresses one body known whole into a complete brotli
+// Encoder compresses one body known whole into a complete brotli
 // stream (RFC 7932) of one meta-block, or of one uncompressed meta-block
-// when that is smaller. It finds matches as WholeEncoder does; between
+// when that is smaller. It finds matches as deflate.WholeEncoder does; between
 // them, it sends repeats of the last distance and words of the static
 // dictionary (whole, or with up to 9 bytes cut from their end) in place of
 // literals where that is shorter; and it codes it all with brotli's
@@ -28,11 +30,11 @@ import (
 // body's length above that), so a decoder needs little more memory than
 // the body.
 //
-// A BrotliEncoder is not safe for concurrent use; the zero value is ready
-// to use. The first use of any BrotliEncoder builds an index of the
+// A Encoder is not safe for concurrent use; the zero value is ready
+// to use. The first use of any Encoder builds an index of the
 // dictionary, shared by all and kept for the life of the program (145 KB).
-type BrotliEncoder struct {
-	m WholeEncoder // the match finder, its tables reused across bodies
+type Encoder struct {
+	m deflate.WholeEncoder // the match finder, its tables reused across bodies
 	// The body's commands, their symbol counts and extra bits.
 	cmds  []brCommand
 	cmd   [brNumCommands]uint32
@@ -44,10 +46,10 @@ type BrotliEncoder struct {
 	// The three prefix codes, the code-length code that describes each,
 	// and scratch space for smoothing counts.
 	lit, ins, dst brTree
-	codeLen       HuffCode
+	codeLen       deflate.HuffCode
 	smooth        [brNumCommands]uint32
 	rle           []uint16 // one code's run-length coded lengths: symbol<<8 | extra
-	bw            BitWriter
+	bw            deflate.BitWriter
 }
 
 // Alphabet sizes (RFC 7932 §3.3), with distances for NPOSTFIX = 0,
@@ -59,10 +61,10 @@ const (
 	brNumCodeLen   = 18
 	brMaxCodeLen   = 15
 	brMaxCLCodeLen = 5
-	// BrotliMaxBody is the longest body one BrotliEncoder stream holds:
+	// MaxBody is the longest body one Encoder stream holds:
 	// the largest window, 2^24 bytes less 16 (RFC 7932 §9.1).
-	BrotliMaxBody = 1<<24 - 16
-	noDistance    = 0xff // brCommand.dcode of a command that sends no distance
+	MaxBody    = 1<<24 - 16
+	noDistance = 0xff // brCommand.dcode of a command that sends no distance
 )
 
 // brCommand is one insert-and-copy command: ins literals, then copy bytes
@@ -158,13 +160,13 @@ func brWindowBits(n int) uint8 {
 	return uint8(min(max(bits.Len(uint(n+15)), 10), 24))
 }
 
-// Append compresses src, at most BrotliMaxBody bytes, and appends the
+// Append compresses src, at most MaxBody bytes, and appends the
 // brotli stream to dst. src must not overlap dst's spare capacity.
-func (e *BrotliEncoder) Append(dst, src []byte) []byte {
-	if len(src) > BrotliMaxBody {
-		panic("deflate: BrotliEncoder body longer than BrotliMaxBody")
+func (e *Encoder) Append(dst, src []byte) []byte {
+	if len(src) > MaxBody {
+		panic("deflate: Encoder body longer than MaxBody")
 	}
-	e.bw = BitWriter{Buf: dst}
+	e.bw = deflate.BitWriter{Buf: dst}
 	defer func() { e.bw.Buf = nil }() // dst belongs to the caller
 	if len(src) == 0 {
 		// The smallest window, then ISLAST and ISLASTEMPTY.
@@ -182,12 +184,12 @@ func (e *BrotliEncoder) Append(dst, src []byte) []byte {
 
 // finish writes the stream of src, whose commands are in e.cmds and counted
 // (see count), to e.bw.
-func (e *BrotliEncoder) finish(src []byte) []byte {
+func (e *Encoder) finish(src []byte) []byte {
 	if e.codeLen.Len == nil {
-		e.lit.code = NewHuffCode(brNumLiterals)
-		e.ins.code = NewHuffCode(brNumCommands)
-		e.dst.code = NewHuffCode(brNumDistances)
-		e.codeLen = NewHuffCode(brNumCodeLen)
+		e.lit.code = deflate.NewHuffCode(brNumLiterals)
+		e.ins.code = deflate.NewHuffCode(brNumCommands)
+		e.dst.code = deflate.NewHuffCode(brNumDistances)
+		e.codeLen = deflate.NewHuffCode(brNumCodeLen)
 	}
 	e.writeWindow(brWindowBits(len(src)))
 	// Smoothing literal counts saves 0.4 % of the output on the 1-4 KB
@@ -225,7 +227,7 @@ func (e *BrotliEncoder) finish(src []byte) []byte {
 }
 
 // writeWindow writes WBITS (RFC 7932 §9.1).
-func (e *BrotliEncoder) writeWindow(w uint8) {
+func (e *Encoder) writeWindow(w uint8) {
 	switch {
 	case w == 16:
 		e.bw.WriteBits(0, 1)
@@ -241,7 +243,7 @@ func (e *BrotliEncoder) writeWindow(w uint8) {
 // writeMetaBlockHeader writes ISLAST, ISLASTEMPTY when last, MNIBBLES and
 // MLEN-1 for a meta-block of n bytes (RFC 7932 §9.2); an uncompressed
 // meta-block is never the last.
-func (e *BrotliEncoder) writeMetaBlockHeader(n int, last bool) {
+func (e *Encoder) writeMetaBlockHeader(n int, last bool) {
 	nibbles := uint8(4)
 	for n-1 >= 1<<(4*nibbles) {
 		nibbles++
@@ -258,12 +260,12 @@ func (e *BrotliEncoder) writeMetaBlockHeader(n int, last bool) {
 // commands turns the match finder's tokens for src into insert-and-copy
 // commands, with repeats of the last distance and words of the static
 // dictionary in place of some literals, and counts them (see count).
-func (e *BrotliEncoder) commands(src []byte) {
+func (e *Encoder) commands(src []byte) {
 	e.resetCommands()
 	x := brDict()
 	ins, pos := uint32(0), uint32(0)
 	for _, t := range e.m.Tokens {
-		if t&MatchFlag == 0 {
+		if t&deflate.MatchFlag == 0 {
 			ins++
 			pos++
 			continue
@@ -271,7 +273,7 @@ func (e *BrotliEncoder) commands(src []byte) {
 		ins = e.literals(x, src, pos-ins, pos)
 		n, d := uint32(t>>16&0xff)+3, uint32(t&0xffff)+1
 		if last := e.rb[(e.ri-1)&3]; d != last && last <= pos &&
-			uint32(MatchLen(src[pos-last:], src[pos:pos+n])) == n {
+			uint32(deflate.MatchLen(src[pos-last:], src[pos:pos+n])) == n {
 			// The same bytes at the last distance, which takes fewer bits.
 			d = last
 		}
@@ -296,7 +298,7 @@ func (e *BrotliEncoder) commands(src []byte) {
 // of n bytes from distance d back, sending d as a short code where the last
 // distances allow and keeping them as a decoder does (RFC 7932 §4). It
 // fills the command in its slot of e.cmds (see push).
-func (e *BrotliEncoder) copyCommand(ins, n, d uint32) {
+func (e *Encoder) copyCommand(ins, n, d uint32) {
 	c := e.push()
 	c.ins, c.copy, c.ic, c.cc = ins, n, brInsertCode(ins), brCopyCode(n)
 	rb, ri := &e.rb, e.ri
@@ -326,7 +328,7 @@ func (e *BrotliEncoder) copyCommand(ins, n, d uint32) {
 
 // resetCommands empties e.cmds and the counts count keeps, and sets the last
 // distances as a decoder starts them (RFC 7932 §4).
-func (e *BrotliEncoder) resetCommands() {
+func (e *Encoder) resetCommands() {
 	e.rb, e.ri = [4]uint32{16, 15, 11, 4}, 0
 	e.cmds = e.cmds[:0]
 	clear(e.cmd[:])
@@ -341,14 +343,14 @@ func (e *BrotliEncoder) resetCommands() {
 // the narrow stores of its fields, and a load that spans several pending
 // stores cannot take its data from them but waits for them to be written
 // (a store-forwarding stall).
-func (e *BrotliEncoder) push() *brCommand {
+func (e *Encoder) push() *brCommand {
 	e.cmds = append(e.cmds, brCommand{})
 	return &e.cmds[len(e.cmds)-1]
 }
 
 // count counts the symbols of command c in e.cmd and e.dist and its extra
 // bits in e.extra.
-func (e *BrotliEncoder) count(c *brCommand) {
+func (e *Encoder) count(c *brCommand) {
 	e.cmd[c.sym]++
 	e.extra += int(brInsExtra[c.ic])
 	if c.copy > 0 {
@@ -362,7 +364,7 @@ func (e *BrotliEncoder) count(c *brCommand) {
 
 // wordCommand adds and counts the command of ins literals and then word w,
 // at pos bytes into the body, filling it in its slot of e.cmds (see push).
-func (e *BrotliEncoder) wordCommand(ins, pos uint32, w brWordRef) {
+func (e *Encoder) wordCommand(ins, pos uint32, w brWordRef) {
 	c := e.push()
 	c.ins, c.copy, c.cut, c.ic, c.cc = ins, w.l, uint8(w.cut), brInsertCode(ins), brCopyCode(w.l)
 	c.dcode, c.dextra, c.dbits = brDistanceCode(w.distance(pos))
@@ -376,7 +378,7 @@ func (e *BrotliEncoder) wordCommand(ins, pos uint32, w brWordRef) {
 // literals before it and the copy or word. It returns the number of
 // literals left at the end, for the command that follows. A word does not
 // change the last distances (RFC 7932 §4).
-func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) (ins uint32) {
+func (e *Encoder) literals(x *brDictIndex, src []byte, start, end uint32) (ins uint32) {
 	if end-start < brMinWord {
 		return end - start
 	}
@@ -397,7 +399,7 @@ func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) 
 		v := binary.LittleEndian.Uint32(src[p:])
 		if d <= p && binary.LittleEndian.Uint32(src[p-d:]) == v {
 			// The last distance again: a command that sends no distance.
-			n := brMinWord + uint32(MatchLen(src[p-d+brMinWord:], src[p+brMinWord:end]))
+			n := brMinWord + uint32(deflate.MatchLen(src[p-d+brMinWord:], src[p+brMinWord:end]))
 			e.copyCommand(p-from, n, d)
 			p = sent(p, n)
 			continue
@@ -424,7 +426,7 @@ func (e *BrotliEncoder) literals(x *brDictIndex, src []byte, start, end uint32) 
 // writeCommands writes the commands with their literals and distances. As
 // writeTokens, it keeps the bit buffer in locals and writes it out 32 bits
 // at a time; every piece is at most 24 bits.
-func (e *BrotliEncoder) writeCommands(src []byte) {
+func (e *Encoder) writeCommands(src []byte) {
 	acc, n, buf := e.bw.Bits, e.bw.N, e.bw.Buf
 	flush := func() {
 		if n >= 32 {
@@ -471,7 +473,7 @@ func (e *BrotliEncoder) writeCommands(src []byte) {
 // code builds t's prefix code for the symbol counts freq, from smoothed
 // counts when smooth (see smoothForRLE), and returns the bits the code's
 // description and the symbols take.
-func (e *BrotliEncoder) code(t *brTree, freq []uint32, alphabetBits uint8, smooth bool) int {
+func (e *Encoder) code(t *brTree, freq []uint32, alphabetBits uint8, smooth bool) int {
 	// Symbols past the last one used need no code: leave them out of
 	// every pass over the alphabet.
 	n := len(freq)
@@ -562,11 +564,11 @@ func absDiff(a, b uint32) uint32 {
 // brTree is one prefix code of a meta-block and its description (RFC 7932
 // §3.4, §3.5), packed LSB-first 32 bits to a word.
 type brTree struct {
-	code   HuffCode
+	code   deflate.HuffCode
 	header []uint32
 	bits   int
 	single bool // one symbol, coded in no bits
-	w      HeaderBits
+	w      deflate.HeaderBits
 }
 
 func (t *brTree) piece(v uint32, n uint8) { t.w.Put(v, n) }
@@ -575,14 +577,14 @@ func (t *brTree) piece(v uint32, n uint8) { t.w.Put(v, n) }
 // simple prefix code (symbols listed in alphabetBits bits each) for up to
 // four symbols, else as code lengths run-length coded with a code-length
 // code.
-func (t *brTree) make(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
-	t.w = HeaderBits{Words: t.header[:0]}
+func (t *brTree) make(e *Encoder, freq []uint32, alphabetBits uint8) {
+	t.w = deflate.HeaderBits{Words: t.header[:0]}
 	t.single = false
 	t.describe(e, freq, alphabetBits)
 	t.header, t.bits = t.w.End()
 }
 
-func (t *brTree) describe(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
+func (t *brTree) describe(e *Encoder, freq []uint32, alphabetBits uint8) {
 	var syms [4]uint16
 	used := 0
 	for s, f := range freq {
@@ -605,7 +607,7 @@ func (t *brTree) describe(e *BrotliEncoder, freq []uint32, alphabetBits uint8) {
 		return
 	}
 	clear(t.code.Len[len(freq):])
-	e.m.HB.Build(HuffCode{t.code.Len[:len(freq)], t.code.Bits[:len(freq)]}, freq, brMaxCodeLen)
+	e.m.HB.Build(deflate.HuffCode{Len: t.code.Len[:len(freq)], Bits: t.code.Bits[:len(freq)]}, freq, brMaxCodeLen)
 	if used <= 4 {
 		// The lengths are 1,1 or 1,2,2 or 2,2,2,2 or 1,2,3,3; a decoder
 		// takes them in that order, so list the symbols by length.
