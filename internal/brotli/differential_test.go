@@ -6,9 +6,9 @@ import (
 	"github.com/squeezehttp/squeeze/internal/enctest"
 )
 
-// FuzzEncoderAgainstCBrotli: every stream Encoder writes
+// FuzzBrotliEncoderAgainstCBrotli: every stream Encoder writes
 // decodes with the C brotli library to the body (RFC 7932).
-func FuzzEncoderAgainstCBrotli(f *testing.F) {
+func FuzzBrotliEncoderAgainstCBrotli(f *testing.F) {
 	web := enctest.WebBodies(f)
 	d := enctest.Start(f, "brotli")
 	var e Encoder

@@ -6,9 +6,9 @@ import (
 	"github.com/squeezehttp/squeeze/internal/enctest"
 )
 
-// FuzzEncoderAgainstLibzstd: every frame Encoder writes decodes
+// FuzzZstdEncoderAgainstLibzstd: every frame Encoder writes decodes
 // with libzstd to the body (RFC 8878).
-func FuzzEncoderAgainstLibzstd(f *testing.F) {
+func FuzzZstdEncoderAgainstLibzstd(f *testing.F) {
 	web := enctest.WebBodies(f)
 	d := enctest.Start(f, "zstandard")
 	var e Encoder
