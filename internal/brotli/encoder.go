@@ -29,7 +29,7 @@ import (
 // body's length above that), so a decoder needs little more memory than
 // the body.
 //
-// A Encoder is not safe for concurrent use; the zero value is ready
+// An Encoder is not safe for concurrent use; the zero value is ready
 // to use. The first use of any Encoder builds an index of the
 // dictionary, shared by all and kept for the life of the program (145 KB).
 type Encoder struct {

@@ -1,10 +1,6 @@
 package brotli
 
 import (
-	"github.com/squeezehttp/squeeze/internal/enctest"
-
-	"github.com/squeezehttp/squeeze/internal/deflate"
-
 	"bytes"
 	"hash/crc32"
 	"io"
@@ -12,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
+	"github.com/squeezehttp/squeeze/internal/deflate"
+	"github.com/squeezehttp/squeeze/internal/enctest"
 )
 
 func unbrotli(t testing.TB, stream []byte) []byte {

@@ -1,10 +1,6 @@
 package zstd
 
 import (
-	"github.com/squeezehttp/squeeze/internal/enctest"
-
-	"github.com/squeezehttp/squeeze/internal/deflate"
-
 	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
@@ -18,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/squeezehttp/squeeze/internal/deflate"
+	"github.com/squeezehttp/squeeze/internal/enctest"
 	"github.com/squeezehttp/squeeze/internal/interop"
 )
 

@@ -4,22 +4,22 @@ import (
 	"github.com/squeezehttp/squeeze/internal/deflate"
 )
 
-// Encoder compresses one body known whole into a zstd frame (RFC 8878)
-// of a single block. It is made for small HTTP responses, where a
-// general-purpose zstd encoder spends most of its time on the block's
-// entropy tables. Its matches come from deflate.WholeEncoder's hash tables, found
-// straight into sequences; its literals are Huffman-coded, the code's
-// weights described with one static FSE table (or directly); its sequences
-// are coded with the predefined FSE tables (§3.1.1.3.2.2), which cost
-// nothing to describe or build, or from 64 sequences up with tables built
-// for the body where the estimate says they pay. Offsets that repeat one of
-// the last three are sent as repeat codes (§3.1.1.5).
+// Encoder compresses one body known whole into a zstd frame (RFC 8878) of a
+// single block. It is made for small HTTP responses, where a general-purpose
+// zstd encoder spends most of its time on the block's entropy tables. Its
+// matches come from deflate.WholeEncoder's hash tables, found straight into
+// sequences; its literals are Huffman-coded, the code's weights described with
+// one static FSE table (or directly); its sequences are coded with the
+// predefined FSE tables (§3.1.1.3.2.2), which cost nothing to describe or
+// build, or from 64 sequences up with tables built for the body where the
+// estimate says they pay. Offsets that repeat one of the last three are sent as
+// repeat codes (§3.1.1.5).
 //
 // The frame is single-segment, with the body's size and no checksum: a
 // decoder needs no window beyond the body.
 //
-// A Encoder is not safe for concurrent use; the zero value is ready to
-// use. It keeps 199 KiB (deflate.WholeEncoder's hash tables and its own counts and
+// An Encoder is not safe for concurrent use; the zero value is ready to use. It
+// keeps 199 KiB (deflate.WholeEncoder's hash tables and its own counts and
 // tables) and buffers that grow with the bodies.
 type Encoder struct {
 	m       deflate.WholeEncoder // its hash tables, reused across bodies

@@ -9,11 +9,11 @@ import (
 // no sequence.
 type lzSeq struct{ lits, length, dist uint32 }
 
-// match finds src's matches into e.seqs the way deflate.WholeEncoder's matchLight
-// does (a 4-byte hash probed at each position, an 8-byte one where it
-// hits, backward extension; above LightMax a byte of lookahead and two
-// more positions indexed per match, as matchAll does), except that the
-// window is the whole body, so a candidate needs no distance check.
+// match finds src's matches into e.seqs the way deflate.WholeEncoder's
+// matchLight does (a 4-byte hash probed at each position, an 8-byte one where
+// it hits, backward extension; above LightMax a byte of lookahead and two more
+// positions indexed per match, as matchAll does), except that the window is the
+// whole body, so a candidate needs no distance check.
 func (e *Encoder) match(src []byte) {
 	m := &e.m
 	m.ResetTables(len(src))
