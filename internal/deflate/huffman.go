@@ -29,6 +29,8 @@ type HuffCode struct {
 	Bits []uint16
 }
 
+// NewHuffCode returns a code for an alphabet of n symbols, all without a
+// length yet.
 func NewHuffCode(n int) HuffCode {
 	return HuffCode{Len: make([]uint8, n), Bits: make([]uint16, n)}
 }

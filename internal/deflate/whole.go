@@ -124,6 +124,8 @@ func (e *WholeEncoder) ResetTables(n int) {
 	e.Next += int32(n) + 1
 }
 
+// HashLong and HashShort hash the 8 and the 4 bytes at a position into the
+// Long and the Short table.
 func HashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
 func HashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }
 
