@@ -8,7 +8,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 
-	"github.com/squeezehttp/squeeze/internal/deflate"
+	ownbrotli "github.com/squeezehttp/squeeze/internal/brotli"
 )
 
 // Brotli window sizes, as log2 of bytes. RFC 7932 §9.1 allows 10..24 (16 MB
@@ -69,7 +69,7 @@ func (c *brotliCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 		return dst, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)
 	}
 	if c.own && ownBrotli(level, len(src)) {
-		e := brotliEncoders.Get().(*deflate.BrotliEncoder)
+		e := brotliEncoders.Get().(*ownbrotli.Encoder)
 		defer brotliEncoders.Put(e)
 		return e.Append(dst, src), nil
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/squeezehttp/squeeze/internal/deflate"
+	ownbrotli "github.com/squeezehttp/squeeze/internal/brotli"
 )
 
 // brotliWindowBits decodes WBITS from the start of a brotli stream
@@ -101,7 +101,7 @@ func TestOwnBrotliBounds(t *testing.T) {
 				}
 				checkDecodes(t, fmt.Sprintf("quality %d, %d bytes", quality, n), "br", out, src)
 				// (Bodies of a few bytes come out the same from both.)
-				var e deflate.BrotliEncoder
+				var e ownbrotli.Encoder
 				want := c.own && quality == 3 && n <= 8<<10
 				if used := bytes.Equal(out, e.Append(nil, src)); n >= 100 && used != want {
 					t.Errorf("own %v, quality %d, %d bytes: own encoder used %v, want %v", c.own, quality, n, used, want)

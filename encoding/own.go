@@ -3,13 +3,16 @@ package encoding
 import (
 	"sync"
 
+	ownbrotli "github.com/squeezehttp/squeeze/internal/brotli"
 	"github.com/squeezehttp/squeeze/internal/deflate"
+	ownzstd "github.com/squeezehttp/squeeze/internal/zstd"
 )
 
 // OwnSmallBodyEncoders returns the built-in codec c (Gzip, Deflate, Zstd or
-// Brotli) with squeeze's own encoders (internal/deflate) on the small-body
-// path: bodies known whole of up to a few KB, at the one level of the
-// library that each own encoder stands in for, are encoded by it instead of
+// Brotli) with squeeze's own encoders (internal/deflate, internal/zstd and
+// internal/brotli) on the small-body path: bodies known whole of up to a
+// few KB, at the one level of the library that each own encoder stands in
+// for, are encoded by it instead of
 // by github.com/klauspost/compress or github.com/andybalholm/brotli:
 //
 //   - gzip and deflate at level 5, bodies of up to 4 KiB;
@@ -26,7 +29,7 @@ import (
 // the sizes per kind of body and the CPU saved are in the benchmarks
 // module's encoding_results.md (TestOwnSmallBodyEncoderSizes and
 // BenchmarkEqualLevel measure them). Their streams decode with the reference decoders
-// (the differential fuzz targets in internal/deflate check them against
+// (the differential fuzz targets of those packages check them against
 // libzstd, the C brotli decoder and zlib).
 //
 // Use it as
@@ -111,6 +114,6 @@ func ownBrotli(quality, n int) bool { return quality == ownBrotliLevel && n <= o
 // dictionary's index, built on first use.
 var (
 	wholeEncoders   = sync.Pool{New: func() any { return new(deflate.WholeEncoder) }}
-	zstdOwnEncoders = sync.Pool{New: func() any { return new(deflate.ZstdEncoder) }}
-	brotliEncoders  = sync.Pool{New: func() any { return new(deflate.BrotliEncoder) }}
+	zstdOwnEncoders = sync.Pool{New: func() any { return new(ownzstd.Encoder) }}
+	brotliEncoders  = sync.Pool{New: func() any { return new(ownbrotli.Encoder) }}
 )

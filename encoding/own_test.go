@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/squeezehttp/squeeze/internal/corpus"
-	"github.com/squeezehttp/squeeze/internal/deflate"
+	ownzstd "github.com/squeezehttp/squeeze/internal/zstd"
 )
 
 // DESIGN "Levels that differ in the library differ in squeeze too": zstd's
@@ -20,7 +20,7 @@ func TestZstdLevelsOneAndThreeDiffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	own := OwnSmallBodyEncoders(Zstd()).(AppendEncoder)
-	var e deflate.ZstdEncoder
+	var e ownzstd.Encoder
 	differ := 0
 	for _, b := range bodies {
 		out := map[int][]byte{}

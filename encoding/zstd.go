@@ -6,7 +6,7 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/squeezehttp/squeeze/internal/deflate"
+	ownzstd "github.com/squeezehttp/squeeze/internal/zstd"
 )
 
 // RFC 9659 §3: a zstd content coding must not need a window above 8 MB, the
@@ -126,7 +126,7 @@ func (c *zstdCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	}
 	speed := zstd.EncoderLevelFromZstd(level)
 	if c.own && ownZstd(level, len(src)) {
-		e := zstdOwnEncoders.Get().(*deflate.ZstdEncoder)
+		e := zstdOwnEncoders.Get().(*ownzstd.Encoder)
 		dst = e.Append(dst, src)
 		zstdOwnEncoders.Put(e)
 		return dst, nil

@@ -5,16 +5,16 @@ import (
 	"math"
 )
 
-// An lzToken is one LZ77 step: a literal byte (below 1<<31) or a match,
+// An LZToken is one LZ77 step: a literal byte (below 1<<31) or a match,
 // 1<<31 | (length-3)<<16 | (distance-1).
-type lzToken uint32
+type LZToken uint32
 
-const matchFlag = 1 << 31
+const MatchFlag = 1 << 31
 
-func literal(b byte) lzToken { return lzToken(b) }
+func literal(b byte) LZToken { return LZToken(b) }
 
-func match(length, dist int) lzToken {
-	return matchFlag | lzToken(length-3)<<16 | lzToken(dist-1)
+func match(length, dist int) LZToken {
+	return MatchFlag | LZToken(length-3)<<16 | LZToken(dist-1)
 }
 
 // Length and distance symbol tables (RFC 1951 §3.2.5), built once.
@@ -25,8 +25,8 @@ var (
 	distCodeSym   [512]uint8 // see distCode
 	distCodeBase  [numDist]uint32
 	distCodeExtra = [numDist]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
-	fixedCode     huffCode // RFC 1951 §3.2.6
-	fixedDist     huffCode
+	fixedCode     HuffCode // RFC 1951 §3.2.6
+	fixedDist     HuffCode
 )
 
 func init() {
@@ -53,22 +53,22 @@ func init() {
 			d++
 		}
 	}
-	fixedCode, fixedDist = newHuffCode(288), newHuffCode(32)
-	for s := range fixedCode.len {
+	fixedCode, fixedDist = NewHuffCode(288), NewHuffCode(32)
+	for s := range fixedCode.Len {
 		switch {
 		case s < 144, s >= 280:
-			fixedCode.len[s] = 8
+			fixedCode.Len[s] = 8
 		case s < 256:
-			fixedCode.len[s] = 9
+			fixedCode.Len[s] = 9
 		default:
-			fixedCode.len[s] = 7
+			fixedCode.Len[s] = 7
 		}
 	}
-	for s := range fixedDist.len {
-		fixedDist.len[s] = 5
+	for s := range fixedDist.Len {
+		fixedDist.Len[s] = 5
 	}
-	fixedCode.assign(maxCodeLen)
-	fixedDist.assign(maxCodeLen)
+	fixedCode.assign(MaxCodeLen)
+	fixedDist.assign(MaxCodeLen)
 }
 
 // distCode returns the distance symbol of dist-1 (zlib's d_code).
@@ -79,36 +79,36 @@ func distCode(d uint32) uint8 {
 	return distCodeSym[256+d>>7]
 }
 
-// blockStats counts the symbols of one block.
-type blockStats struct {
-	lit   [numLitLen]uint32
+// BlockStats counts the symbols of one block.
+type BlockStats struct {
+	Lit   [numLitLen]uint32
 	dist  [numDist]uint32
 	extra int // extra bits of lengths and distances, the same under any code
 }
 
-func (s *blockStats) reset() {
-	clear(s.lit[:])
+func (s *BlockStats) reset() {
+	clear(s.Lit[:])
 	clear(s.dist[:])
 	s.extra = 0
-	s.lit[endOfBlock] = 1
+	s.Lit[endOfBlock] = 1
 }
 
-func (s *blockStats) add(t lzToken) {
-	if t&matchFlag == 0 {
-		s.lit[t]++
+func (s *BlockStats) add(t LZToken) {
+	if t&MatchFlag == 0 {
+		s.Lit[t]++
 		return
 	}
 	ls := lenCodeSym[t>>16&0xff]
 	dc := distCode(uint32(t & 0xffff))
-	s.lit[ls]++
+	s.Lit[ls]++
 	s.dist[dc]++
 	s.extra += int(lenCodeExtra[ls-257]) + int(distCodeExtra[dc])
 }
 
 // entropy is a lower bound, in bits, on what the block's symbols cost
 // under any prefix code: Σ f·log2(N/f) per alphabet.
-func (s *blockStats) entropy() float64 {
-	return alphabetEntropy(s.lit[:]) + alphabetEntropy(s.dist[:])
+func (s *BlockStats) entropy() float64 {
+	return alphabetEntropy(s.Lit[:]) + alphabetEntropy(s.dist[:])
 }
 
 func alphabetEntropy(freq []uint32) float64 {
@@ -130,14 +130,14 @@ func alphabetEntropy(freq []uint32) float64 {
 // them (RFC 1951 §3.2.7), kept so that later blocks with similar statistics
 // can send the same header instead of building new codes.
 type Table struct {
-	lit, dist huffCode
-	codeLen   huffCode
+	lit, dist HuffCode
+	codeLen   HuffCode
 	header    []uint32 // the header's bits, LSB-first, 32 to a word
 	bits      int      // header size in bits
 	// seen is the decayed sum of the statistics of the blocks the codes
 	// were built at: codes built from it also cover symbols that recent
 	// blocks used and this one did not, so the next block can reuse them.
-	seen blockStats
+	seen BlockStats
 	// excess is how far above the entropy bound the codes coded the block
 	// they were built for (body bits / bound): the most reuse can hope for.
 	excess float64
@@ -145,31 +145,31 @@ type Table struct {
 
 // NewTable returns a Table without codes, for one connection's Encoder.
 func NewTable() *Table {
-	return &Table{lit: newHuffCode(numLitLen), dist: newHuffCode(numDist), codeLen: newHuffCode(numCodeLen)}
+	return &Table{lit: NewHuffCode(numLitLen), dist: NewHuffCode(numDist), codeLen: NewHuffCode(numCodeLen)}
 }
 
 // build makes t codes for s and the blocks before it, and encodes its
 // header.
-func (t *Table) build(b *huffBuilder, s *blockStats) {
-	decay(t.seen.lit[:], s.lit[:])
+func (t *Table) build(b *HuffBuilder, s *BlockStats) {
+	decay(t.seen.Lit[:], s.Lit[:])
 	decay(t.seen.dist[:], s.dist[:])
-	t.make(b, t.seen.lit[:], t.seen.dist[:])
+	t.make(b, t.seen.Lit[:], t.seen.dist[:])
 	if bound := s.entropy(); bound > 0 {
-		t.excess = float64(t.lit.cost(s.lit[:])+t.dist.cost(s.dist[:])) / bound
+		t.excess = float64(t.lit.Cost(s.Lit[:])+t.dist.Cost(s.dist[:])) / bound
 	}
 }
 
 // make gives t optimal length-limited codes for the symbol counts lit and
 // dist and encodes the dynamic block header that describes them
 // (RFC 1951 §3.2.7).
-func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
-	b.build(t.lit, lit, maxCodeLen)
-	b.build(t.dist, dist, maxCodeLen)
+func (t *Table) make(b *HuffBuilder, lit, dist []uint32) {
+	b.Build(t.lit, lit, MaxCodeLen)
+	b.Build(t.dist, dist, MaxCodeLen)
 	nlit, ndist := numLitLen, numDist
-	for nlit > 257 && t.lit.len[nlit-1] == 0 {
+	for nlit > 257 && t.lit.Len[nlit-1] == 0 {
 		nlit--
 	}
-	for ndist > 1 && t.dist.len[ndist-1] == 0 {
+	for ndist > 1 && t.dist.Len[ndist-1] == 0 {
 		ndist--
 	}
 	// Run-length encode the code lengths of both alphabets as one
@@ -179,8 +179,8 @@ func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
 	// bounds in the loop, and the lengths end with a sentinel no length
 	// equals, so that scanning a run checks no end.
 	var lens [512]uint8
-	nseq := copy(lens[:], t.lit.len[:nlit])
-	nseq += copy(lens[nseq:], t.dist.len[:ndist])
+	nseq := copy(lens[:], t.lit.Len[:nlit])
+	nseq += copy(lens[nseq:], t.dist.Len[:ndist])
 	lens[nseq] = 0xff
 	var clFreq [32]uint32
 	var runs [512]uint16
@@ -220,17 +220,17 @@ func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
 		}
 	}
 	cl := t.codeLen
-	b.build(cl, clFreq[:numCodeLen], 7)
+	b.Build(cl, clFreq[:numCodeLen], 7)
 	nclen := numCodeLen
-	for nclen > 4 && cl.len[codeLenOrder[nclen-1]] == 0 {
+	for nclen > 4 && cl.Len[codeLenOrder[nclen-1]] == 0 {
 		nclen--
 	}
 	// The header's bits, packed as they go out: a run's code and extra bits
 	// (at most 7 + 7) together.
-	h := headerBits{words: t.header[:0]}
-	h.put(uint32(nlit-257)|uint32(ndist-1)<<5|uint32(nclen-4)<<10, 14)
+	h := HeaderBits{Words: t.header[:0]}
+	h.Put(uint32(nlit-257)|uint32(ndist-1)<<5|uint32(nclen-4)<<10, 14)
 	for _, s := range codeLenOrder[:nclen] {
-		h.put(uint32(cl.len[s]), 3)
+		h.Put(uint32(cl.Len[s]), 3)
 	}
 	// Each code-length symbol's code, its length, and n, the bits it
 	// takes with its extra bits.
@@ -240,7 +240,7 @@ func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
 	}
 	var pieces [32]clPiece
 	for s := range numCodeLen {
-		pieces[s] = clPiece{uint32(cl.bits[s]), cl.len[s], cl.len[s]}
+		pieces[s] = clPiece{uint32(cl.Bits[s]), cl.Len[s], cl.Len[s]}
 	}
 	pieces[16].n += 2
 	pieces[17].n += 3
@@ -249,37 +249,37 @@ func (t *Table) make(b *huffBuilder, lit, dist []uint32) {
 		p := pieces[r&31]
 		// The mask (a length is at most 7) spares a check for shifts of 32
 		// or more.
-		h.put(p.code|uint32(r>>8)<<(p.len&31), p.n)
+		h.Put(p.code|uint32(r>>8)<<(p.len&31), p.n)
 	}
-	t.header, t.bits = h.end()
+	t.header, t.bits = h.End()
 }
 
-// headerBits packs a dynamic header's bits into 32-bit words.
-type headerBits struct {
-	words []uint32
+// HeaderBits packs a dynamic header's bits into 32-bit words.
+type HeaderBits struct {
+	Words []uint32
 	acc   uint64
 	n     uint
 	total int
 }
 
-// put adds the low n bits of v, at most 32.
-func (h *headerBits) put(v uint32, n uint8) {
+// Put adds the low n bits of v, at most 32.
+func (h *HeaderBits) Put(v uint32, n uint8) {
 	h.acc |= uint64(v) << (h.n & 63)
 	h.n += uint(n)
 	h.total += int(n)
 	if h.n >= 32 {
-		h.words = append(h.words, uint32(h.acc))
+		h.Words = append(h.Words, uint32(h.acc))
 		h.acc >>= 32
 		h.n -= 32
 	}
 }
 
-// end returns the words, the last one partial, and the count of bits.
-func (h *headerBits) end() ([]uint32, int) {
+// End returns the words, the last one partial, and the count of bits.
+func (h *HeaderBits) End() ([]uint32, int) {
 	if h.n > 0 {
-		h.words = append(h.words, uint32(h.acc))
+		h.Words = append(h.Words, uint32(h.acc))
 	}
-	return h.words, h.total
+	return h.Words, h.total
 }
 
 // decay halves the weight of what was seen and adds freq, keeping every
@@ -300,56 +300,56 @@ const (
 )
 
 // blockHeader writes a block's BFINAL bit and type.
-func (w *bitWriter) blockHeader(final bool, btype uint32) {
+func (w *BitWriter) blockHeader(final bool, btype uint32) {
 	v := btype << 1
 	if final {
 		v |= 1
 	}
-	w.write(v, 3)
+	w.WriteBits(v, 3)
 }
 
 // writeDynamic writes tokens as a dynamic block with t's codes and header.
-func (t *Table) writeDynamic(w *bitWriter, final bool, tokens []lzToken) {
+func (t *Table) writeDynamic(w *BitWriter, final bool, tokens []LZToken) {
 	w.blockHeader(final, dynamicBlock)
 	for i, v := range t.header {
-		w.write(v, uint8(min(32, t.bits-32*i)))
+		w.WriteBits(v, uint8(min(32, t.bits-32*i)))
 	}
 	writeTokens(w, tokens, t.lit, t.dist)
 }
 
 // writeFixed writes tokens as a block with the fixed codes (RFC 1951 §3.2.6).
-func writeFixed(w *bitWriter, final bool, tokens []lzToken) {
+func writeFixed(w *BitWriter, final bool, tokens []LZToken) {
 	w.blockHeader(final, fixedBlock)
 	writeTokens(w, tokens, fixedCode, fixedDist)
 }
 
 // writeStored writes b, at most 65535 bytes, as a stored block.
-func writeStored(w *bitWriter, final bool, b []byte) {
+func writeStored(w *BitWriter, final bool, b []byte) {
 	w.blockHeader(final, storedBlock)
-	w.align()
+	w.Align()
 	n := uint16(len(b))
-	w.buf = append(w.buf, byte(n), byte(n>>8), byte(^n), byte(^n>>8))
-	w.buf = append(w.buf, b...)
+	w.Buf = append(w.Buf, byte(n), byte(n>>8), byte(^n), byte(^n>>8))
+	w.Buf = append(w.Buf, b...)
 }
 
 // writeTokens writes tokens, then the end-of-block code, with the given codes.
 // It keeps the bit buffer in locals and writes it out 32 bits at a time: a
 // literal adds at most 15 bits, each half of a match (length code and extra
 // bits, distance code and extra bits) at most 28, so 64 bits never overflow.
-func writeTokens(w *bitWriter, tokens []lzToken, lit, dist huffCode) {
-	acc, n, buf := w.bits, w.n, w.buf
+func writeTokens(w *BitWriter, tokens []LZToken, lit, dist HuffCode) {
+	acc, n, buf := w.Bits, w.N, w.Buf
 	// Literal codes resliced to 256 and indexed by a byte, and shifts
 	// masked to 63, so that the compiler checks neither.
-	litBits, litLen := lit.bits[:256], lit.len[:256]
+	litBits, litLen := lit.Bits[:256], lit.Len[:256]
 	for _, t := range tokens {
-		if t&matchFlag == 0 {
+		if t&MatchFlag == 0 {
 			acc |= uint64(litBits[uint8(t)]) << (n & 63)
 			n += uint(litLen[uint8(t)])
 		} else {
 			l := uint32(t >> 16 & 0xff)
 			ls := lenCodeSym[l]
-			acc |= uint64(lit.bits[ls]) << (n & 63)
-			n += uint(lit.len[ls])
+			acc |= uint64(lit.Bits[ls]) << (n & 63)
+			n += uint(lit.Len[ls])
 			acc |= uint64(l-uint32(lenCodeBase[ls-257])) << (n & 63)
 			n += uint(lenCodeExtra[ls-257])
 			if n >= 32 {
@@ -358,8 +358,8 @@ func writeTokens(w *bitWriter, tokens []lzToken, lit, dist huffCode) {
 			}
 			d := uint32(t & 0xffff)
 			dc := distCode(d)
-			acc |= uint64(dist.bits[dc]) << (n & 63)
-			n += uint(dist.len[dc])
+			acc |= uint64(dist.Bits[dc]) << (n & 63)
+			n += uint(dist.Len[dc])
 			acc |= uint64(d-distCodeBase[dc]) << (n & 63)
 			n += uint(distCodeExtra[dc])
 		}
@@ -368,6 +368,6 @@ func writeTokens(w *bitWriter, tokens []lzToken, lit, dist huffCode) {
 			acc, n = acc>>32, n-32
 		}
 	}
-	w.bits, w.n, w.buf = acc, n, buf
-	w.write(uint32(lit.bits[endOfBlock]), lit.len[endOfBlock])
+	w.Bits, w.N, w.Buf = acc, n, buf
+	w.WriteBits(uint32(lit.Bits[endOfBlock]), lit.Len[endOfBlock])
 }

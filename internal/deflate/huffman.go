@@ -14,39 +14,41 @@ const (
 	numDist    = 30
 	numCodeLen = 19
 	endOfBlock = 256
-	maxCodeLen = 15
+	MaxCodeLen = 15
 )
 
 // codeLenOrder is the order code-length code lengths are sent in
 // (RFC 1951 §3.2.7).
 var codeLenOrder = [numCodeLen]uint8{16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15}
 
-// huffCode is a canonical Huffman code: per symbol its length and its bits,
+// HuffCode is a canonical Huffman code: per symbol its length and its bits,
 // already reversed, because DEFLATE sends Huffman codes most significant
 // bit first into an LSB-first stream (RFC 1951 §3.1.1).
-type huffCode struct {
-	len  []uint8
-	bits []uint16
+type HuffCode struct {
+	Len  []uint8
+	Bits []uint16
 }
 
-func newHuffCode(n int) huffCode {
-	return huffCode{len: make([]uint8, n), bits: make([]uint16, n)}
+// NewHuffCode returns a code for an alphabet of n symbols, all without a
+// length yet.
+func NewHuffCode(n int) HuffCode {
+	return HuffCode{Len: make([]uint8, n), Bits: make([]uint16, n)}
 }
 
-// huffBuilder holds the scratch space for building codes, so building one
+// HuffBuilder holds the scratch space for building codes, so building one
 // allocates nothing.
-type huffBuilder struct {
-	keys  []uint64 // frequency<<symBits | symbol
+type HuffBuilder struct {
+	Keys  []uint64 // frequency<<symBits | symbol
 	order []uint16 // symbols with a non-zero frequency, by frequency
 	depth []int32
 }
 
-// build gives code h the lengths of an optimal prefix code for freq whose
+// Build gives code h the lengths of an optimal prefix code for freq whose
 // lengths do not exceed maxBits, and assigns its canonical bits. A code
 // always has at least two symbols, so it is complete and every decoder
 // accepts it (zlib refuses incomplete codes but for a single 1-bit one).
-func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
-	count, inOrder := b.lengths(h.len, freq, maxBits)
+func (b *HuffBuilder) Build(h HuffCode, freq []uint32, maxBits int) {
+	count, inOrder := b.Lengths(h.Len, freq, maxBits)
 	if !inOrder {
 		h.assignCounted(&count, maxBits)
 		return
@@ -54,22 +56,22 @@ func (b *huffBuilder) build(h huffCode, freq []uint32, maxBits int) {
 	// Only the symbols of b.keys have codes: assign theirs, in symbol order
 	// as canonical codes go, and clear the others'.
 	next := firstCodes(&count, maxBits)
-	clear(h.bits)
-	h.assignKeys(b.keys, &next)
+	clear(h.Bits)
+	h.assignKeys(b.Keys, &next)
 }
 
-// lengths gives lens, one per symbol of freq, the lengths of an optimal
+// Lengths gives lens, one per symbol of freq, the Lengths of an optimal
 // prefix code for freq that do not exceed maxBits, and returns the number
 // of codes of each length and whether b.keys lists the symbols with a
 // code in symbol order (frequency<<symBits | symbol), as build's callers
 // that assign codes of their own can use.
-func (b *huffBuilder) lengths(lens []uint8, freq []uint32, maxBits int) (count [maxCodeLen + 2]int32, inOrder bool) {
+func (b *HuffBuilder) Lengths(lens []uint8, freq []uint32, maxBits int) (count [MaxCodeLen + 2]int32, inOrder bool) {
 	clear(lens)
 	// Sort symbols by frequency, then symbol, as frequency<<symBits | symbol
 	// keys.
 	// Room for every symbol and two pads, so that collecting the keys
 	// checks no capacity.
-	keys := slices.Grow(b.keys[:0], len(freq)+2)[:len(freq)]
+	keys := slices.Grow(b.Keys[:0], len(freq)+2)[:len(freq)]
 	k, maxFreq := 0, uint32(0)
 	for s, f := range freq {
 		if f > 0 {
@@ -78,25 +80,25 @@ func (b *huffBuilder) lengths(lens []uint8, freq []uint32, maxBits int) (count [
 			maxFreq = max(maxFreq, f)
 		}
 	}
-	b.keys = keys[:k]
+	b.Keys = keys[:k]
 	// b.keys lists the symbols in symbol order unless padded or sorted.
-	inOrder = len(b.keys) >= 2 && maxFreq < countingSortLimit
-	for len(b.keys) < 2 {
+	inOrder = len(b.Keys) >= 2 && maxFreq < countingSortLimit
+	for len(b.Keys) < 2 {
 		// Pad with unused symbols: a code for one symbol would be incomplete.
 		s := uint64(0)
-		if len(b.keys) == 1 && b.keys[0]&symMask == 0 {
+		if len(b.Keys) == 1 && b.Keys[0]&SymMask == 0 {
 			s = 1
 		}
-		b.keys = append(b.keys, s)
+		b.Keys = append(b.Keys, s)
 	}
 	b.order = b.order[:0]
 	if maxFreq < countingSortLimit {
 		b.countingSort(maxFreq)
 	} else {
-		slices.Sort(b.keys)
+		slices.Sort(b.Keys)
 		b.depth = b.depth[:0]
-		for _, k := range b.keys {
-			b.order = append(b.order, uint16(k&symMask))
+		for _, k := range b.Keys {
+			b.order = append(b.order, uint16(k&SymMask))
 			b.depth = append(b.depth, int32(k>>symBits))
 		}
 	}
@@ -136,10 +138,10 @@ func (b *huffBuilder) lengths(lens []uint8, freq []uint32, maxBits int) (count [
 // assignKeys gives the symbols of keys, in symbol order, their canonical
 // codes from next, the first code of each length. The slices are copied to
 // locals so that the compiler keeps them in registers.
-func (h huffCode) assignKeys(keys []uint64, next *[maxCodeLen + 2]uint16) {
-	lens, codes := h.len, h.bits
+func (h HuffCode) assignKeys(keys []uint64, next *[MaxCodeLen + 2]uint16) {
+	lens, codes := h.Len, h.Bits
 	for _, k := range keys {
-		s := k & symMask
+		s := k & SymMask
 		l := lens[s]
 		codes[s] = reverseBits(next[l], l)
 		next[l]++
@@ -149,7 +151,7 @@ func (h huffCode) assignKeys(keys []uint64, next *[maxCodeLen + 2]uint16) {
 // Symbols of every alphabet (brotli's largest has 704) fit in symBits bits.
 const (
 	symBits = 10
-	symMask = 1<<symBits - 1
+	SymMask = 1<<symBits - 1
 )
 
 // countingSortLimit bounds the frequencies countingSort handles: small
@@ -161,7 +163,7 @@ const countingSortLimit = 1 << 10
 // frequency, then symbol: the order slices.Sort would give the keys. It
 // sets b.depth to their frequencies in that order, for minimumRedundancy,
 // since it has them at hand.
-func (b *huffBuilder) countingSort(maxFreq uint32) {
+func (b *HuffBuilder) countingSort(maxFreq uint32) {
 	// Small blocks have small counts: zero only the buckets they can use.
 	var small [128]uint16
 	start := small[:]
@@ -169,20 +171,20 @@ func (b *huffBuilder) countingSort(maxFreq uint32) {
 		start = make([]uint16, countingSortLimit)
 	}
 	start = start[:maxFreq+1]
-	for _, k := range b.keys {
+	for _, k := range b.Keys {
 		start[k>>symBits]++
 	}
 	sum := uint16(0)
 	for f := range start {
 		start[f], sum = sum, sum+start[f]
 	}
-	n := len(b.keys)
+	n := len(b.Keys)
 	order := slices.Grow(b.order, n)[:n]
 	depth := slices.Grow(b.depth[:0], n)[:n]
-	for _, k := range b.keys {
+	for _, k := range b.Keys {
 		f := k >> symBits
 		i := start[f]
-		order[i] = uint16(k & symMask)
+		order[i] = uint16(k & SymMask)
 		depth[i] = int32(f)
 		start[f]++
 	}
@@ -195,7 +197,7 @@ func (b *huffBuilder) countingSort(maxFreq uint32) {
 // whether it counted any deeper than maxBits at maxBits. It works in place
 // and leaves a destroyed: the least frequent symbols take the deepest
 // leaves, so the counts are all a caller needs.
-func minimumRedundancy(a []int32, count *[maxCodeLen + 2]int32, maxBits int) (clamped bool) {
+func minimumRedundancy(a []int32, count *[MaxCodeLen + 2]int32, maxBits int) (clamped bool) {
 	// Unsigned indexes let the compiler prove most of them in bounds.
 	n := uint(len(a))
 	root, leaf := uint(0), uint(0)
@@ -239,9 +241,9 @@ func minimumRedundancy(a []int32, count *[maxCodeLen + 2]int32, maxBits int) (cl
 
 // assign gives every symbol with a length its canonical code (RFC 1951
 // §3.2.2), bit-reversed for the LSB-first stream.
-func (h huffCode) assign(maxBits int) {
-	var count [maxCodeLen + 2]int32
-	for _, l := range h.len {
+func (h HuffCode) assign(maxBits int) {
+	var count [MaxCodeLen + 2]int32
+	for _, l := range h.Len {
 		count[l]++
 	}
 	h.assignCounted(&count, maxBits)
@@ -249,8 +251,8 @@ func (h huffCode) assign(maxBits int) {
 
 // firstCodes returns the first canonical code of each length given count[l],
 // the number of symbols of length l (RFC 1951 §3.2.2).
-func firstCodes(count *[maxCodeLen + 2]int32, maxBits int) [maxCodeLen + 2]uint16 {
-	var next [maxCodeLen + 2]uint16
+func firstCodes(count *[MaxCodeLen + 2]int32, maxBits int) [MaxCodeLen + 2]uint16 {
+	var next [MaxCodeLen + 2]uint16
 	code := uint16(0)
 	for bits := 1; bits <= maxBits; bits++ {
 		prev := uint16(0)
@@ -267,14 +269,14 @@ func firstCodes(count *[maxCodeLen + 2]int32, maxBits int) [maxCodeLen + 2]uint1
 // l. Symbols without a code get bits 0, so that coding one by mistake adds
 // nothing stale to the stream (callers check lengths first: cost returns
 // math.MaxInt for a used symbol without a code).
-func (h huffCode) assignCounted(count *[maxCodeLen + 2]int32, maxBits int) {
+func (h HuffCode) assignCounted(count *[MaxCodeLen + 2]int32, maxBits int) {
 	next := firstCodes(count, maxBits)
-	for s, l := range h.len {
+	for s, l := range h.Len {
 		if l == 0 {
-			h.bits[s] = 0
+			h.Bits[s] = 0
 			continue
 		}
-		h.bits[s] = reverseBits(next[l], l)
+		h.Bits[s] = reverseBits(next[l], l)
 		next[l]++
 	}
 }
@@ -283,15 +285,15 @@ func (h huffCode) assignCounted(count *[maxCodeLen + 2]int32, maxBits int) {
 // mask spares the compiler a check for shifts of 16 or more.
 func reverseBits(c uint16, n uint8) uint16 { return bits.Reverse16(c) >> ((16 - n) & 15) }
 
-// cost is the number of bits the symbols counted in freq take with code h,
+// Cost is the number of bits the symbols counted in freq take with code h,
 // or math.MaxInt if h has no code for one of them.
-func (h huffCode) cost(freq []uint32) int {
+func (h HuffCode) Cost(freq []uint32) int {
 	bits := 0
 	for s, f := range freq {
 		if f == 0 {
 			continue
 		}
-		l := h.len[s]
+		l := h.Len[s]
 		if l == 0 {
 			return math.MaxInt
 		}
@@ -300,30 +302,30 @@ func (h huffCode) cost(freq []uint32) int {
 	return bits
 }
 
-// bitWriter appends an LSB-first bit stream (RFC 1951 §3.1.1) to buf.
-type bitWriter struct {
-	buf  []byte
-	bits uint64
-	n    uint
+// BitWriter appends an LSB-first bit stream (RFC 1951 §3.1.1) to buf.
+type BitWriter struct {
+	Buf  []byte
+	Bits uint64
+	N    uint
 }
 
-// write appends the low n bits of v; n is at most 32.
-func (w *bitWriter) write(v uint32, n uint8) {
-	w.bits |= uint64(v) << w.n
-	w.n += uint(n)
-	if w.n >= 32 {
-		w.buf = append(w.buf, byte(w.bits), byte(w.bits>>8), byte(w.bits>>16), byte(w.bits>>24))
-		w.bits >>= 32
-		w.n -= 32
+// WriteBits appends the low n bits of v; n is at most 32.
+func (w *BitWriter) WriteBits(v uint32, n uint8) {
+	w.Bits |= uint64(v) << w.N
+	w.N += uint(n)
+	if w.N >= 32 {
+		w.Buf = append(w.Buf, byte(w.Bits), byte(w.Bits>>8), byte(w.Bits>>16), byte(w.Bits>>24))
+		w.Bits >>= 32
+		w.N -= 32
 	}
 }
 
-// align pads with zero bits to a byte boundary and writes out all bits.
-func (w *bitWriter) align() {
-	for w.n > 0 {
-		w.buf = append(w.buf, byte(w.bits))
-		w.bits >>= 8
-		w.n = uint(max(int(w.n)-8, 0))
+// Align pads with zero bits to a byte boundary and writes out all bits.
+func (w *BitWriter) Align() {
+	for w.N > 0 {
+		w.Buf = append(w.Buf, byte(w.Bits))
+		w.Bits >>= 8
+		w.N = uint(max(int(w.N)-8, 0))
 	}
-	w.bits = 0
+	w.Bits = 0
 }

@@ -19,7 +19,7 @@ func TestHuffmanCodesAreCompleteAndLimited(t *testing.T) {
 	for i := range even {
 		even[i] = 5
 	}
-	var hb huffBuilder
+	var hb HuffBuilder
 	for _, tc := range []struct {
 		name    string
 		freq    []uint32
@@ -31,10 +31,10 @@ func TestHuffmanCodesAreCompleteAndLimited(t *testing.T) {
 		{"no symbol", make([]uint32, numDist), 15},
 		{"uniform", even, 15},
 	} {
-		h := newHuffCode(len(tc.freq))
-		hb.build(h, tc.freq, tc.maxBits)
+		h := NewHuffCode(len(tc.freq))
+		hb.Build(h, tc.freq, tc.maxBits)
 		kraft, longest := 0, 0
-		for s, l := range h.len {
+		for s, l := range h.Len {
 			if tc.freq[s] > 0 && l == 0 {
 				t.Errorf("%s: used symbol %d has no code", tc.name, s)
 			}

@@ -4,10 +4,10 @@ package deflate
 
 import "encoding/binary"
 
-// loadFast64 and loadFast32 are checked loads where load_unsafe.go is not
+// LoadFast64 and LoadFast32 are checked loads where load_unsafe.go is not
 // built. They check against len(b), not its capacity (as load32's
 // three-index slice would), so that this build, which CI tests too, fails
 // on a read past the body even into spare capacity.
-func loadFast64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
+func LoadFast64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:]) }
 
-func loadFast32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
+func LoadFast32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }

@@ -10,8 +10,8 @@ import "testing"
 func TestCheckedLoadsUnderPuregoAndNounsafe(t *testing.T) {
 	b := make([]byte, 8, 64)
 	for _, load := range []func(){
-		func() { loadFast64(b, 1) },
-		func() { loadFast32(b, 5) },
+		func() { LoadFast64(b, 1) },
+		func() { LoadFast32(b, 5) },
 	} {
 		func() {
 			defer func() {

@@ -4,12 +4,12 @@ package deflate
 
 import "unsafe"
 
-// loadFast64 and loadFast32 read 8 and 4 bytes of b from i, little-endian,
+// LoadFast64 and LoadFast32 read 8 and 4 bytes of b from i, little-endian,
 // without checking bounds: a caller must know that 0 <= i and i+8 (i+4) <=
 // len(b). They are for the match finders' loops, whose indexes are in
 // bounds by construction (each use says why), and where checking them cost
 // 5 % of the zstd encoder's instructions on a 1 KB body, and as much again
-// in matchLenAt. This file is built only for little-endian architectures
+// in MatchLenAt. This file is built only for little-endian architectures
 // that load unaligned words; the purego or the nounsafe build tag (both of
 // which klauspost/compress honours too), or any other architecture, gets
 // the checked loads of load_safe.go. Under the race
@@ -17,10 +17,10 @@ import "unsafe"
 // checks fail a load that crosses the end of b's slot on the heap (its size
 // class, so a body that fills it exactly, as the tests' do, is checked to
 // its last byte); they see nothing on the stack or in unallocated memory.
-func loadFast64(b []byte, i int) uint64 {
+func LoadFast64(b []byte, i int) uint64 {
 	return *(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
 }
 
-func loadFast32(b []byte, i int) uint32 {
+func LoadFast32(b []byte, i int) uint32 {
 	return *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
 }

@@ -25,11 +25,11 @@ type Encoder struct {
 	done    int    // buf[:done] is compressed
 	base    int    // absolute position of buf[0] in the hash table
 	head    [1 << hashBits]int32
-	tokens  []lzToken
-	stats   blockStats
+	tokens  []LZToken
+	stats   BlockStats
 	table   *Table // the connection's codes, reused across blocks
-	hb      huffBuilder
-	bw      bitWriter
+	hb      HuffBuilder
+	bw      BitWriter
 	dst     io.Writer
 	err     error
 }
@@ -43,8 +43,8 @@ const (
 	// how far above it those codes came on their own block, before new ones
 	// are built.
 	reuseSlack = 1.03
-	// baseLimit is where the hash table's positions are rebased.
-	baseLimit = 1 << 30
+	// BaseLimit is where the hash table's positions are rebased.
+	BaseLimit = 1 << 30
 )
 
 // NewEncoder returns an Encoder whose back-references reach at most maxDist
@@ -54,7 +54,7 @@ func NewEncoder(maxDist int) *Encoder {
 		maxDist: maxDist,
 		buf:     make([]byte, 0, maxDist+4*blockSize),
 		base:    maxDist + 1, // zero entries are out of reach
-		tokens:  make([]lzToken, 0, blockSize),
+		tokens:  make([]LZToken, 0, blockSize),
 	}
 }
 
@@ -65,11 +65,11 @@ func NewEncoder(maxDist int) *Encoder {
 func (e *Encoder) ResetDict(dst io.Writer, dict []byte) {
 	e.dst, e.err = dst, nil
 	e.base += len(e.buf) + e.maxDist + 1
-	if e.base > baseLimit {
+	if e.base > BaseLimit {
 		clear(e.head[:])
 		e.base = e.maxDist + 1
 	}
-	e.bw = bitWriter{buf: e.bw.buf[:0]}
+	e.bw = BitWriter{Buf: e.bw.Buf[:0]}
 	e.table = nil
 	if len(dict) > e.maxDist {
 		dict = dict[len(dict)-e.maxDist:]
@@ -126,10 +126,10 @@ func (e *Encoder) slide() {
 }
 
 func (e *Encoder) emit() {
-	if e.err == nil && len(e.bw.buf) > 0 && e.dst != nil {
-		_, e.err = e.dst.Write(e.bw.buf)
+	if e.err == nil && len(e.bw.Buf) > 0 && e.dst != nil {
+		_, e.err = e.dst.Write(e.bw.Buf)
 	}
-	e.bw.buf = e.bw.buf[:0]
+	e.bw.Buf = e.bw.Buf[:0]
 }
 
 // block compresses buf[done:] into one DEFLATE block.
@@ -185,10 +185,10 @@ func (e *Encoder) block() {
 const typicalHeaderBits = 480
 
 // cost is the size in bits of the block under codes lit and dist with a
-// header of headerBits, or math.MaxInt if they cannot code it.
-func (e *Encoder) cost(lit, dist huffCode, headerBits int) int {
-	l := lit.cost(e.stats.lit[:])
-	d := dist.cost(e.stats.dist[:])
+// header of HeaderBits, or math.MaxInt if they cannot code it.
+func (e *Encoder) cost(lit, dist HuffCode, headerBits int) int {
+	l := lit.Cost(e.stats.Lit[:])
+	d := dist.Cost(e.stats.dist[:])
 	if l == math.MaxInt || d == math.MaxInt {
 		return math.MaxInt
 	}
@@ -209,7 +209,7 @@ func (e *Encoder) match() {
 			p += 1 + (p-lit)>>5
 			continue
 		}
-		l := 4 + matchLen(src[cand+4:], src[p+4:min(end, p+maxMatch)])
+		l := 4 + MatchLen(src[cand+4:], src[p+4:min(end, p+maxMatch)])
 		e.literals(src[lit:p])
 		t := match(l, p-cand)
 		e.tokens = append(e.tokens, t)
@@ -225,7 +225,7 @@ func (e *Encoder) match() {
 }
 
 func (e *Encoder) literals(b []byte) {
-	e.tokens = appendLiterals(e.tokens, &e.stats.lit, b)
+	e.tokens = appendLiterals(e.tokens, &e.stats.Lit, b)
 }
 
 func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4 : i+4]) }
@@ -234,9 +234,9 @@ func hash4(b []byte, i int) uint32 {
 	return (load32(b, i) * 2654435761) >> (32 - hashBits)
 }
 
-// matchLen returns how many leading bytes of b equal those of a
+// MatchLen returns how many leading bytes of b equal those of a
 // (len(a) ≥ len(b)).
-func matchLen(a, b []byte) int {
+func MatchLen(a, b []byte) int {
 	n := 0
 	for len(b) >= 8 {
 		x := binary.LittleEndian.Uint64(a) ^ binary.LittleEndian.Uint64(b)
@@ -253,14 +253,14 @@ func matchLen(a, b []byte) int {
 	return n + len(b)
 }
 
-// matchLenAt returns how many bytes from src[j:end] equal those from
-// src[i:], for i < j <= end <= len(src): matchLen for a match finder's own
+// MatchLenAt returns how many bytes from src[j:end] equal those from
+// src[i:], for i < j <= end <= len(src): MatchLen for a match finder's own
 // body, whose indexes keep every 8-byte load in bounds, so it uses the
-// unchecked ones (see loadFast64).
-func matchLenAt(src []byte, i, j, end int) int {
+// unchecked ones (see LoadFast64).
+func MatchLenAt(src []byte, i, j, end int) int {
 	n := 0
 	for j+n+8 <= end {
-		if x := loadFast64(src, i+n) ^ loadFast64(src, j+n); x != 0 {
+		if x := LoadFast64(src, i+n) ^ LoadFast64(src, j+n); x != 0 {
 			return n + bits.TrailingZeros64(x)/8
 		}
 		n += 8

@@ -1,50 +1,13 @@
 package deflate
 
 import (
+	"github.com/squeezehttp/squeeze/internal/enctest"
+
 	"bytes"
 	"compress/flate"
-	"fmt"
 	"io"
-	"math/rand/v2"
 	"testing"
 )
-
-// wholeShapes reach each path of WholeEncoder: stored (also past one
-// stored block's 65535 bytes), fixed and dynamic blocks, matches up to 258
-// bytes, repeats farther back than the 32 KiB window, and text.
-func wholeShapes() map[string][]byte {
-	r := rand.New(rand.NewPCG(1, 2))
-	random := make([]byte, 150<<10)
-	for i := range random {
-		random[i] = byte(r.Uint32())
-	}
-	var runs []byte
-	for len(runs) < 50<<10 {
-		runs = append(runs, bytes.Repeat([]byte{byte(r.IntN(4))}, r.IntN(600)+1)...)
-	}
-	all := make([]byte, 256)
-	for i := range all {
-		all[i] = byte(i)
-	}
-	// A 40 000-byte random block repeated: its copies lie beyond the window.
-	far := bytes.Repeat(random[:40000], 3)
-	var json bytes.Buffer
-	for i := 0; json.Len() < 20<<10; i++ {
-		fmt.Fprintf(&json, `{"id":%d,"name":"item-%d","tags":["a","b%d"],"price":%d.%02d},`, i, i*7, i%13, i*31%997, i%100)
-	}
-	return map[string][]byte{
-		"empty":      {},
-		"one byte":   {'x'},
-		"four bytes": []byte("abcd"),
-		"random":     random,
-		"zeros":      make([]byte, 200<<10),
-		"runs":       runs,
-		"every byte": bytes.Repeat(all, 3),
-		"far":        far,
-		"json":       json.Bytes(),
-		"text":       bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog. "), 900),
-	}
-}
 
 func inflate(t testing.TB, stream []byte) []byte {
 	t.Helper()
@@ -61,34 +24,14 @@ func inflate(t testing.TB, stream []byte) []byte {
 // other sizes, and appended after existing bytes of dst.
 func TestWholeEncoderIsStandardDeflate(t *testing.T) {
 	var e WholeEncoder
-	roundTripShapes(t, e.Append, inflate)
-}
-
-// roundTripShapes encodes every shape with encode, twice over so that each
-// body follows others of other sizes, appended after existing bytes of dst,
-// and checks that decode gives it back.
-func roundTripShapes(t *testing.T, encode func(dst, src []byte) []byte, decode func(testing.TB, []byte) []byte) {
-	t.Helper()
-	shapes := wholeShapes()
-	for round := range 2 {
-		for name, body := range shapes {
-			prefix := []byte("keep")
-			out := encode(prefix, body)
-			if !bytes.Equal(out[:4], prefix) {
-				t.Fatalf("%s: Append overwrote dst", name)
-			}
-			if got := decode(t, out[4:]); !bytes.Equal(got, body) {
-				t.Fatalf("round %d, %s (%d bytes): decoded %d bytes that differ", round, name, len(body), len(got))
-			}
-		}
-	}
+	enctest.RoundTripShapes(t, e.Append, inflate)
 }
 
 // The encoder picks the smallest block type: stored for random bytes (no
 // more than 5 bytes per stored block of overhead), fixed codes for
 // very short bodies.
 func TestWholeEncoderPicksTheSmallestBlock(t *testing.T) {
-	shapes := wholeShapes()
+	shapes := enctest.Shapes()
 	var e WholeEncoder
 	random := shapes["random"]
 	if out := e.Append(nil, random); len(out) > len(random)+5*(len(random)/maxStored+1) {
@@ -105,35 +48,35 @@ func TestWholeEncoderPicksTheSmallestBlock(t *testing.T) {
 	}
 }
 
-// When the positions stored in the hash table would pass baseLimit, the
+// When the positions stored in the hash table would pass BaseLimit, the
 // table is cleared and numbering starts again; bodies on both sides of the
 // wrap decode.
 func TestWholeEncoderWrapsItsPositions(t *testing.T) {
-	body := wholeShapes()["json"]
+	body := enctest.Shapes()["json"]
 	var e WholeEncoder
 	e.Append(nil, body)
-	e.next = baseLimit - int32(len(body))/2
+	e.Next = BaseLimit - int32(len(body))/2
 	for range 3 {
 		if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
 			t.Fatal("body after the wrap decoded differently")
 		}
 	}
-	if e.next > int32(3*len(body)+4) {
-		t.Errorf("next = %d: the positions did not start again", e.next)
+	if e.Next > int32(3*len(body)+4) {
+		t.Errorf("next = %d: the positions did not start again", e.Next)
 	}
 }
 
 // FuzzWholeEncoder compresses two arbitrary bodies in turn with one encoder,
-// then the two together repeated past lightMax (so that both matchers run),
+// then the two together repeated past LightMax (so that both matchers run),
 // and has compress/flate read each back.
 func FuzzWholeEncoder(f *testing.F) {
 	f.Add([]byte("hello hello hello"), []byte("hello"))
 	f.Add(bytes.Repeat([]byte{0}, 70000), []byte{1, 2, 3})
-	f.Add(wholeShapes()["json"][:3000], wholeShapes()["far"][:1000])
+	f.Add(enctest.Shapes()["json"][:3000], enctest.Shapes()["far"][:1000])
 	var e WholeEncoder
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		both := append(append([]byte(nil), first...), second...)
-		long := bytes.Repeat(both, lightMax/(len(both)+1)+1)
+		long := bytes.Repeat(both, LightMax/(len(both)+1)+1)
 		for _, body := range [][]byte{first, second, long} {
 			if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
 				t.Fatalf("%d bytes decoded differently", len(body))
@@ -142,28 +85,28 @@ func FuzzWholeEncoder(f *testing.F) {
 	})
 }
 
-// Bodies of up to lightMax bytes go to matchLight, which compress/flate
+// Bodies of up to LightMax bytes go to matchLight, which compress/flate
 // reads back like matchAll's (every shape cut around the bound), and whose
 // output on the corpus's 1 KB cuts is within 2 % of matchAll's: the claim
-// behind lightMax.
+// behind LightMax.
 func TestWholeEncoderLightMatching(t *testing.T) {
 	var e WholeEncoder
-	for name, shape := range wholeShapes() {
-		for _, n := range []int{9, 100, lightMax - 1, lightMax, lightMax + 1} {
+	for name, shape := range enctest.Shapes() {
+		for _, n := range []int{9, 100, LightMax - 1, LightMax, LightMax + 1} {
 			body := shape[:min(n, len(shape))]
 			if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
 				t.Fatalf("%s[:%d]: decoded differently", name, len(body))
 			}
 		}
 	}
-	names, cuts := corpusCuts(t)
+	names, cuts := enctest.CorpusCuts(t)
 	for _, name := range names {
 		src := cuts[name]
-		if len(src) > lightMax {
+		if len(src) > LightMax {
 			continue
 		}
 		light := e.Append(nil, src)
-		e.reset(len(src))
+		e.Reset(len(src))
 		e.matchAll(src)
 		all := e.block(nil, src)
 		if got := inflate(t, all); !bytes.Equal(got, src) {
@@ -181,7 +124,7 @@ func TestWholeEncoderLightMatching(t *testing.T) {
 // byte further apart it cannot be matched at all, and nothing reaches past
 // the window.
 func TestWholeEncoderDistancesStayInTheWindow(t *testing.T) {
-	random := wholeShapes()["random"]
+	random := enctest.Shapes()["random"]
 	for _, period := range []int{windowSize - 1, windowSize, windowSize + 1} {
 		body := append(append([]byte(nil), random[:period]...), random[:period]...)
 		var e WholeEncoder
@@ -190,8 +133,8 @@ func TestWholeEncoderDistancesStayInTheWindow(t *testing.T) {
 			t.Fatalf("period %d: decoded differently", period)
 		}
 		longest := 0
-		for _, tk := range e.tokens {
-			if tk&matchFlag != 0 {
+		for _, tk := range e.Tokens {
+			if tk&MatchFlag != 0 {
 				longest = max(longest, int(tk&0xffff)+1)
 			}
 		}

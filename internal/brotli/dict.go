@@ -1,4 +1,4 @@
-package deflate
+package brotli
 
 import (
 	_ "embed"
@@ -12,7 +12,7 @@ import (
 // andybalholm/brotli's decoder; TestBrotliDictionaryIsRFC7932 checks its
 // length and the CRC-32 the RFC gives.
 //
-//go:embed brotli_dictionary.bin
+//go:embed dictionary.bin
 var brDictionary string
 
 const (

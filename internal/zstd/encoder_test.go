@@ -1,4 +1,4 @@
-package deflate
+package zstd
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/squeezehttp/squeeze/internal/deflate"
+	"github.com/squeezehttp/squeeze/internal/enctest"
 	"github.com/squeezehttp/squeeze/internal/interop"
 )
 
@@ -21,7 +23,7 @@ import (
 // code with the encoder, limited to the memory the frame says it needs.
 func unzstd(tb testing.TB, frame []byte) []byte {
 	tb.Helper()
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(ZstdMaxBody))
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(MaxBody))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func unzstd(tb testing.TB, frame []byte) []byte {
 // streams with each header size, no sequences and many (RFC 8878
 // §3.1.1.3).
 func zstdShapes() map[string][]byte {
-	shapes := wholeShapes()
+	shapes := enctest.Shapes()
 	r := rand.New(rand.NewPCG(3, 4))
 	ascii := func(n, alphabet int) []byte {
 		b := make([]byte, n)
@@ -75,7 +77,7 @@ func zstdShapes() map[string][]byte {
 	unit := ascii(4096, 90)
 	shapes["far literals"] = slices.Concat(bytes.Repeat(unit, 5), shapes["random"][:66000],
 		bytes.Repeat(unit, 5), shapes["random"][:4000])
-	shapes["json 128k"] = bytes.Repeat(shapes["json"], 7)[:ZstdMaxBody]
+	shapes["json 128k"] = bytes.Repeat(shapes["json"], 7)[:MaxBody]
 	shapes["long literal runs"] = slices.Concat(ascii(70000, 30), ascii(100, 30), shapes["json"][:8000])
 	return shapes
 }
@@ -87,7 +89,7 @@ func TestZstdEncoderRoundTrip(t *testing.T) {
 	names, shapes := sortedShapes(t)
 	reversed := slices.Clone(names)
 	slices.Reverse(reversed)
-	var e ZstdEncoder
+	var e Encoder
 	for _, order := range [][]string{names, reversed} {
 		for _, name := range order {
 			src := shapes[name]
@@ -103,15 +105,15 @@ func TestZstdEncoderRoundTrip(t *testing.T) {
 }
 
 // sortedShapes returns zstdShapes and the corpus cuts, by name, in name
-// order, each cut to ZstdMaxBody.
+// order, each cut to MaxBody.
 func sortedShapes(t *testing.T) ([]string, map[string][]byte) {
 	shapes := zstdShapes()
-	_, cuts := corpusCuts(t)
+	_, cuts := enctest.CorpusCuts(t)
 	for name, b := range cuts {
 		shapes["corpus "+name] = b
 	}
 	for name, b := range shapes {
-		shapes[name] = b[:min(len(b), ZstdMaxBody)]
+		shapes[name] = b[:min(len(b), MaxBody)]
 	}
 	return slices.Sorted(func(yield func(string) bool) {
 		for n := range shapes {
@@ -129,7 +131,7 @@ func TestZstdEncoderDecodedByLibzstd(t *testing.T) {
 	py := interop.Python(t, "zstandard")
 	names, shapes := sortedShapes(t)
 	dir := t.TempDir()
-	var e ZstdEncoder
+	var e Encoder
 	var want strings.Builder
 	for i, name := range names {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprint(i)), e.Append(nil, shapes[name]), 0o600); err != nil {
@@ -245,7 +247,7 @@ func parseZstdSections(t *testing.T, f []byte) zstdSections {
 func TestZstdEncoderReachesEverySectionKind(t *testing.T) {
 	names, shapes := sortedShapes(t)
 	seen := map[string]bool{}
-	var e ZstdEncoder
+	var e Encoder
 	for _, name := range names {
 		s := parseZstdSections(t, e.Append(nil, shapes[name]))
 		if s.block == int(zstdBlockRaw) {
@@ -283,7 +285,7 @@ func TestZstdEncoderReachesEverySectionKind(t *testing.T) {
 // and more drawn from skewed distributions reach that case.
 func TestZstdKeepsFSEWeightsAboveDirectRange(t *testing.T) {
 	r := rand.New(rand.NewPCG(6, 6))
-	var e ZstdEncoder
+	var e Encoder
 	reached := 0
 	for trial := 0; trial < 40 && reached < 2; trial++ {
 		maxSym := 129 + r.IntN(127)
@@ -294,7 +296,7 @@ func TestZstdKeepsFSEWeightsAboveDirectRange(t *testing.T) {
 			sum += f
 			f = max(f*q, 1e-4)
 		}
-		src := make([]byte, ZstdMaxBody)
+		src := make([]byte, MaxBody)
 		for i := range src {
 			u, s := r.Float64()*sum, 0
 			for ; s < maxSym && u >= weight[s]; s++ {
@@ -328,8 +330,8 @@ func TestZstdKeepsFSEWeightsAboveDirectRange(t *testing.T) {
 // RFC 8878 §3.1.1.1.4: a 1-byte Frame_Content_Size up to 255, 2 bytes
 // offset by 256 up to 65791, 4 bytes above; each decodes to its size.
 func TestZstdFrameContentSize(t *testing.T) {
-	var e ZstdEncoder
-	for _, n := range []int{0, 1, 255, 256, 257, 65791, 65792, ZstdMaxBody} {
+	var e Encoder
+	for _, n := range []int{0, 1, 255, 256, 257, 65791, 65792, MaxBody} {
 		src := bytes.Repeat([]byte("ab"), n/2+1)[:n]
 		f := e.Append(nil, src)
 		var size int
@@ -401,14 +403,14 @@ func TestZstdRepeatOffsets(t *testing.T) {
 func FuzzZstdEncoder(f *testing.F) {
 	f.Add([]byte("hello hello hello"), []byte("hello"))
 	f.Add(bytes.Repeat([]byte{0}, 70000), []byte{1, 2, 3})
-	f.Add(wholeShapes()["json"][:3000], wholeShapes()["every byte"])
-	var e ZstdEncoder
+	f.Add(enctest.Shapes()["json"][:3000], enctest.Shapes()["every byte"])
+	var e Encoder
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		both := append(append([]byte(nil), first...), second...)
-		long := bytes.Repeat(both, lightMax/(len(both)+1)+1)
+		long := bytes.Repeat(both, deflate.LightMax/(len(both)+1)+1)
 		for _, body := range [][]byte{first, second, long} {
-			if len(body) > ZstdMaxBody {
-				body = body[:ZstdMaxBody]
+			if len(body) > MaxBody {
+				body = body[:MaxBody]
 			}
 			if got := unzstd(t, e.Append(nil, body)); !bytes.Equal(got, body) {
 				t.Fatalf("%d bytes decoded differently", len(body))
@@ -423,7 +425,7 @@ func FuzzZstdEncoder(f *testing.F) {
 // not text (random bytes, zeros, one sentence repeated), reporting the
 // output size.
 func BenchmarkZstdEncoder(b *testing.B) {
-	_, cuts := corpusCuts(b)
+	_, cuts := enctest.CorpusCuts(b)
 	kp, err := zstd.NewWriter(nil, zstd.WithEncoderCRC(false), zstd.WithWindowSize(128<<10), zstd.WithLowerEncoderMem(true))
 	if err != nil {
 		b.Fatal(err)
@@ -435,10 +437,10 @@ func BenchmarkZstdEncoder(b *testing.B) {
 	} {
 		src := cuts[body.cut]
 		if src == nil {
-			src = wholeShapes()[body.cut][:4<<10]
+			src = enctest.Shapes()[body.cut][:4<<10]
 		}
 		b.Run("body="+body.name+"/impl=own", func(b *testing.B) {
-			var e ZstdEncoder
+			var e Encoder
 			var out []byte
 			b.ReportAllocs()
 			for b.Loop() {

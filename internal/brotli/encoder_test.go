@@ -1,4 +1,4 @@
-package deflate
+package brotli
 
 import (
 	"bytes"
@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/andybalholm/brotli"
-
-	"github.com/squeezehttp/squeeze/internal/corpus"
+	"github.com/squeezehttp/squeeze/internal/deflate"
+	"github.com/squeezehttp/squeeze/internal/enctest"
 )
 
 func unbrotli(t testing.TB, stream []byte) []byte {
@@ -25,14 +25,14 @@ func unbrotli(t testing.TB, stream []byte) []byte {
 // port of the reference decoder that shares nothing with the encoder, read
 // every shape back (RFC 7932), through one reused encoder.
 func TestBrotliEncoderIsStandardBrotli(t *testing.T) {
-	var e BrotliEncoder
-	roundTripShapes(t, e.Append, unbrotli)
+	var e Encoder
+	enctest.RoundTripShapes(t, e.Append, unbrotli)
 }
 
 // RFC 7932 §5: every insert and copy length a body can have falls in the range of the code
 // brInsertCode and brCopyCode give it (base, base + 2^extra).
 func TestBrotliLengthCodes(t *testing.T) {
-	for n := uint32(0); n <= BrotliMaxBody; n += 1 + n>>6 {
+	for n := uint32(0); n <= MaxBody; n += 1 + n>>6 {
 		if c := brInsertCode(n); n < brInsBase[c] || n-brInsBase[c] >= 1<<brInsExtra[c] {
 			t.Fatalf("insert length %d: code %d covers %d + %d bits", n, c, brInsBase[c], brInsExtra[c])
 		}
@@ -70,8 +70,8 @@ func decodeBrotliDistance(code uint8, extra uint32) (d uint32, nbits uint8) {
 func FuzzBrotliEncoder(f *testing.F) {
 	f.Add([]byte("hello hello hello"), []byte("hello"))
 	f.Add(bytes.Repeat([]byte{0}, 70000), []byte{1, 2, 3})
-	f.Add(wholeShapes()["json"][:3000], wholeShapes()["far"][:1000])
-	var e BrotliEncoder
+	f.Add(enctest.Shapes()["json"][:3000], enctest.Shapes()["far"][:1000])
+	var e Encoder
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		for _, body := range [][]byte{first, second} {
 			if got := unbrotli(t, e.Append(nil, body)); !bytes.Equal(got, body) {
@@ -81,41 +81,24 @@ func FuzzBrotliEncoder(f *testing.F) {
 	})
 }
 
-// corpusCuts returns the repository corpus's 1 and 4 KiB cuts of every
-// kind of web body (internal/corpus), by name.
-func corpusCuts(tb testing.TB) (names []string, cuts map[string][]byte) {
-	bodies, err := corpus.Bodies()
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cuts = map[string][]byte{}
-	for _, b := range bodies {
-		if n := len(b.Data); n == 1<<10 || n == 4<<10 {
-			names = append(names, b.Name())
-			cuts[b.Name()] = b.Data
-		}
-	}
-	return names, cuts
-}
-
 // BenchmarkBrotliEncoder runs the encoder beside andybalholm/brotli at
 // quality 4, reused the usual way (Reset, default window), on the corpus's
 // 1 and 4 KiB JSON records and on generated, more repetitive JSON,
 // reporting the output size.
 func BenchmarkBrotliEncoder(b *testing.B) {
-	_, cuts := corpusCuts(b)
+	_, cuts := enctest.CorpusCuts(b)
 	for _, body := range []struct {
 		name string
 		src  []byte
 	}{
 		{"json-1k", cuts["json-records/orders.json/1024@0"]},
 		{"json-4k", cuts["json-records/orders.json/4096@0"]},
-		{"generated-1k", wholeShapes()["json"][:1<<10]},
-		{"generated-4k", wholeShapes()["json"][:4<<10]},
+		{"generated-1k", enctest.Shapes()["json"][:1<<10]},
+		{"generated-4k", enctest.Shapes()["json"][:4<<10]},
 	} {
 		src := body.src
 		b.Run("body="+body.name+"/impl=own", func(b *testing.B) {
-			var e BrotliEncoder
+			var e Encoder
 			var out []byte
 			b.ReportAllocs()
 			for b.Loop() {
@@ -154,9 +137,9 @@ func TestBrotliDictionaryIsRFC7932(t *testing.T) {
 // whole, and to words of every length with each OmitLast transform, decodes
 // to those words.
 func TestBrotliWordReferences(t *testing.T) {
-	var e BrotliEncoder
+	var e Encoder
 	e.resetCommands()
-	e.m.stats.reset()
+	e.m.Reset(0)
 	var want []byte
 	x := brDict()
 	for l := uint32(brMinWord); l <= brMaxWord; l++ {
@@ -177,7 +160,7 @@ func TestBrotliWordReferences(t *testing.T) {
 			}
 		}
 	}
-	e.bw = bitWriter{}
+	e.bw = deflate.BitWriter{}
 	got := unbrotli(t, e.finish(make([]byte, len(want))))
 	if !bytes.Equal(got, want) {
 		t.Fatalf("decoded %d bytes differ from the %d bytes of the words referred to", len(got), len(want))
@@ -188,7 +171,7 @@ func TestBrotliWordReferences(t *testing.T) {
 // the body as references (RFC 7932 §8), and the decoder reads them back.
 func TestBrotliEncoderUsesDictionaryWords(t *testing.T) {
 	body := []byte(`{"description":"available","information":"international","management":"development"}`)
-	var e BrotliEncoder
+	var e Encoder
 	out := e.Append(nil, body)
 	words := 0
 	pos := uint32(0)
@@ -215,7 +198,7 @@ func TestBrotliEncoderUsesDictionaryWords(t *testing.T) {
 // command included, whose single command symbol takes no bits.
 func TestBrotliEncoderStoresIncompressibleBodies(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	var e BrotliEncoder
+	var e Encoder
 	for _, n := range []int{2, 10, 100, 1000, 8192, 70000} {
 		body := make([]byte, n)
 		for i := range body {

@@ -1,0 +1,103 @@
+package zstd
+
+import (
+	"github.com/squeezehttp/squeeze/internal/deflate"
+)
+
+// Encoder compresses one body known whole into a zstd frame (RFC 8878) of a
+// single block. It is made for small HTTP responses, where a general-purpose
+// zstd encoder spends most of its time on the block's entropy tables. Its
+// matches come from deflate.WholeEncoder's hash tables, found straight into
+// sequences; its literals are Huffman-coded, the code's weights described with
+// one static FSE table (or directly); its sequences are coded with the
+// predefined FSE tables (§3.1.1.3.2.2), which cost nothing to describe or
+// build, or from 64 sequences up with tables built for the body where the
+// estimate says they pay. Offsets that repeat one of the last three are sent as
+// repeat codes (§3.1.1.5).
+//
+// The frame is single-segment, with the body's size and no checksum: a
+// decoder needs no window beyond the body.
+//
+// An Encoder is not safe for concurrent use; the zero value is ready to use. It
+// keeps 199 KiB (deflate.WholeEncoder's hash tables and its own counts and
+// tables) and buffers that grow with the bodies.
+type Encoder struct {
+	m       deflate.WholeEncoder // its hash tables, reused across bodies
+	seqs    []lzSeq              // the body's matches
+	codes   []seqCode            // and as the bit stream takes them
+	lits    []byte               // the body's literals, in order
+	freq    [256]uint32          // their counts
+	lens    [256]uint8           // the literal code's lengths
+	huff    [256]uint32          // per literal its code, and its length << 16
+	weights [256]byte            // the literal code's weights (the last one implied)
+	// The sequences' code counts and the tables built for them, by kind.
+	counts [3][64]uint32
+	norm   [3][64]int16
+	tables [3]fseEncoder
+}
+
+const (
+	// MaxBody is the longest body a Encoder takes: the most one
+	// block holds (RFC 8878 §3.1.1.2.4).
+	MaxBody = 128 << 10
+	// zstdMaxDirect is the largest literal that direct weights describe
+	// (RFC 8878 §4.2.1.1).
+	zstdMaxDirect = 128
+	// zstdMaxHuffBits is the longest literal code (RFC 8878 §4.2.1).
+	zstdMaxHuffBits = 11
+	// zstdMinHuff is the fewest literals worth a Huffman code: below it the
+	// code's description outweighs what it saves.
+	zstdMinHuff = 32
+	// zstdMaxMatch bounds a match's length: code 51's reach (RFC 8878
+	// §3.1.1.3.2.1.1), far above DEFLATE's 258, which long runs need (4 KB
+	// of zeros: 11 bytes instead of 59).
+	zstdMaxMatch = 65536
+)
+
+// Append compresses src, of at most MaxBody bytes, and appends the
+// zstd frame to dst. src must not overlap dst's spare capacity.
+func (e *Encoder) Append(dst, src []byte) []byte {
+	if len(src) > MaxBody {
+		panic("deflate: Encoder body above 128 KiB")
+	}
+	dst = appendZstdFrameHeader(dst, len(src))
+	e.match(src)
+
+	// The block: its header once its size is known, a raw block when
+	// coding does not make it smaller (RFC 8878 §3.1.1.2).
+	start := len(dst)
+	dst = append(dst, 0, 0, 0)
+	dst = e.appendLiterals(dst, src)
+	dst = e.appendSequences(dst)
+	size, kind := len(dst)-start-3, zstdBlockCompressed
+	if size >= len(src) {
+		dst = append(dst[:start+3], src...)
+		size, kind = len(src), zstdBlockRaw
+	}
+	h := 1 | kind<<1 | uint32(size)<<3 // Last_Block set
+	dst[start], dst[start+1], dst[start+2] = byte(h), byte(h>>8), byte(h>>16)
+	return dst
+}
+
+// Block types (RFC 8878 §3.1.1.2.2).
+const (
+	zstdBlockRaw        uint32 = 0
+	zstdBlockCompressed uint32 = 2
+)
+
+// appendZstdFrameHeader appends the magic number and a single-segment frame
+// header for a body of n bytes, with no dictionary and no checksum (RFC
+// 8878 §3.1.1.1).
+func appendZstdFrameHeader(dst []byte, n int) []byte {
+	dst = append(dst, 0x28, 0xb5, 0x2f, 0xfd)
+	const singleSegment = 1 << 5
+	switch {
+	case n < 256:
+		return append(dst, singleSegment, byte(n))
+	case n < 256+65536:
+		n -= 256 // a 2-byte Frame_Content_Size is offset by 256
+		return append(dst, 1<<6|singleSegment, byte(n), byte(n>>8))
+	default:
+		return append(dst, 2<<6|singleSegment, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
+	}
+}
