@@ -38,6 +38,7 @@ func brotliWindowBits(stream []byte) int {
 // never above 16 MB (WBITS 24, the format's and browsers' limit), just large
 // enough for a body known whole, and 1 MB for streams.
 func TestBrotliWindowSizedToBody(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		quality, size int
 		want          int
@@ -91,6 +92,7 @@ func TestBrotliWindowSizedToBody(t *testing.T) {
 // decodes with andybalholm/brotli's reader (a port of the reference
 // decoder) to the body on both sides of the bounds (RFC 7932).
 func TestOwnBrotliBounds(t *testing.T) {
+	t.Parallel()
 	for _, quality := range []int{2, 3, 4, 5} {
 		for _, n := range []int{0, 1, 100, ownBrotliMaxBody - 1, ownBrotliMaxBody, ownBrotliMaxBody + 1} {
 			src := jsonText(n)

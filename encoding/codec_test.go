@@ -110,6 +110,7 @@ func testBodies(large bool) []body {
 // codec at several levels, one-shot and streaming, and decodes the result
 // with an independent decoder.
 func TestRoundTripIndependentDecoders(t *testing.T) {
+	t.Parallel()
 	for _, bc := range builtins {
 		for _, level := range bc.levels {
 			p, err := newEncoderPool(bc.codec, level)
@@ -159,6 +160,7 @@ func TestRoundTripIndependentDecoders(t *testing.T) {
 // reader checks CRC-32 and ISIZE) or zlib stream (RFC 1950: FCHECK and
 // Adler-32), and the own encoder is the one used exactly inside the bounds.
 func TestOwnDeflateBounds(t *testing.T) {
+	t.Parallel()
 	for _, c := range []*flateCodec{gzipBuiltin, deflateBuiltin, gzipOwn, deflateOwn} {
 		for _, level := range []int{ownLevel - 1, ownLevel, ownLevel + 1} {
 			for _, n := range []int{0, 1, 100, ownMaxBody - 1, ownMaxBody, ownMaxBody + 1} {

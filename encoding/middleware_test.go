@@ -353,6 +353,7 @@ func TestConfigErrors(t *testing.T) {
 // Config.Jitter), and the same whole body always gets the same padding;
 // streams get a random amount.
 func TestJitterPadsCompressedResponses(t *testing.T) {
+	t.Parallel()
 	const jitter, overhead = 300, 14
 	plain := mustNew(t, Config{})
 	padded := mustNew(t, Config{Jitter: jitter})

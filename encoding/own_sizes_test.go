@@ -129,6 +129,7 @@ const sizeTableHeader = "| coding | level | library level | kind | bodies | geom
 // own encoders do not meet that on every kind of body
 // (TestOwnSmallBodyEncoderSizes), so the built-in codecs leave them off.
 func TestBuiltinCodecsWithinThreePercentOfLibrary(t *testing.T) {
+	t.Parallel()
 	var table strings.Builder
 	for _, c := range []struct {
 		codec Codec
@@ -156,6 +157,7 @@ func TestBuiltinCodecsWithinThreePercentOfLibrary(t *testing.T) {
 // it asserts only that every stream decodes, since the own encoders are
 // chosen for their CPU, not held to 3 %.
 func TestOwnSmallBodyEncoderSizes(t *testing.T) {
+	t.Parallel()
 	var table strings.Builder
 	for _, c := range []struct {
 		codec   Codec

@@ -15,6 +15,7 @@ import (
 // only levels 1 and 2 (SpeedFastest): from level 3 a body gets exactly the
 // built-in codec's bytes.
 func TestZstdLevelsOneAndThreeDiffer(t *testing.T) {
+	t.Parallel()
 	bodies, err := corpus.Bodies()
 	if err != nil {
 		t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 // produces, one-shot and streaming, for a body larger than 8 MB, and checks
 // that no frame asks the client for a window above 8 MB (RFC 9659 §3).
 func TestZstdWindowAtMost8MB(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("encodes 9 MB per level")
 	}

@@ -61,6 +61,7 @@ func deltaSite(t *testing.T) (dir string, v1, v2 []byte) {
 }
 
 func TestGenerateDeltaWritesDCZAgainstPreviousVersion(t *testing.T) {
+	t.Parallel()
 	dir, v1, v2 := deltaSite(t)
 	delta, err := os.ReadFile(filepath.Join(dir, DeltaName("app.2.js", sha256.Sum256(v1))))
 	if err != nil {

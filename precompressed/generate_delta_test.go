@@ -31,6 +31,7 @@ func deltaTree(t *testing.T) (dir string, v1, v2 []byte) {
 }
 
 func TestGenerateWritesDeltaAgainstEachPreviousVersion(t *testing.T) {
+	t.Parallel()
 	dir, v1, v2 := deltaTree(t)
 	rep := generate(t, dir, GenerateConfig{Deltas: previousOf})
 	name := DeltaName("app.2.js", sha256.Sum256(v1))
@@ -55,6 +56,7 @@ func TestGenerateWritesDeltaAgainstEachPreviousVersion(t *testing.T) {
 }
 
 func TestSecondRunLeavesUpToDateDeltaAlone(t *testing.T) {
+	t.Parallel()
 	for _, manifest := range []string{"", DefaultManifest} {
 		dir, v1, _ := deltaTree(t)
 		cfg := GenerateConfig{Deltas: previousOf, Manifest: manifest}
@@ -86,6 +88,7 @@ func TestSecondRunLeavesUpToDateDeltaAlone(t *testing.T) {
 }
 
 func TestChangedPreviousVersionGetsNewDelta(t *testing.T) {
+	t.Parallel()
 	dir, v1, _ := deltaTree(t)
 	generate(t, dir, GenerateConfig{Deltas: previousOf})
 	v1b := append(bytes.Clone(v1), "export const patched = true;\n"...)
@@ -97,6 +100,7 @@ func TestChangedPreviousVersionGetsNewDelta(t *testing.T) {
 }
 
 func TestDeltaOrphansDeletedWhenDictionaryOrOriginalGone(t *testing.T) {
+	t.Parallel()
 	dir, v1, v2 := deltaTree(t)
 	generate(t, dir, GenerateConfig{Deltas: previousOf})
 	byV1 := DeltaName("app.2.js", sha256.Sum256(v1))
@@ -136,6 +140,7 @@ func TestDeltaOrphansDeletedWhenDictionaryOrOriginalGone(t *testing.T) {
 }
 
 func TestGeneratedDeltaServedToClientWithDictionary(t *testing.T) {
+	t.Parallel()
 	dir, v1, v2 := deltaTree(t)
 	generate(t, dir, GenerateConfig{Deltas: previousOf, Manifest: DefaultManifest})
 	root, err := os.OpenRoot(dir)

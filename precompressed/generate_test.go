@@ -283,6 +283,7 @@ func TestGenerateRefusesSymlinkEscape(t *testing.T) {
 }
 
 func TestGenerateCancelledLeavesNoTempFiles(t *testing.T) {
+	t.Parallel()
 	// 200 files of 32 KB at brotli quality 11 take several seconds; the
 	// cancel comes while workers are inside files, whose temporary files
 	// must go.

@@ -159,7 +159,7 @@ func (c *Conn) Close(code StatusCode, reason string) error {
 	if !utf8.ValidString(reason) {
 		return errors.New("wsdeflate: close reason is not UTF-8")
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), closeHandshakeTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), c.closeTimeout)
 	defer cancel()
 	err := c.sendClose(ctx, code, reason)
 	if err == nil {

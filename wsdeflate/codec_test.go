@@ -65,6 +65,7 @@ func messages(n, size int) [][]byte {
 }
 
 func TestRoundTripEveryWindowAndTakeover(t *testing.T) {
+	t.Parallel()
 	msgs := messages(60, 1500)
 	msgs = append(msgs, jsonMessage(99, 100_000), []byte{}, jsonMessage(100, 40), jsonMessage(101, 70_000))
 	for bits := 8; bits <= 15; bits++ {

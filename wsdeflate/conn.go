@@ -54,6 +54,9 @@ type Conn struct {
 	hdrBuf    []byte
 	ctlBuf    [maxControlPayload]byte
 	closeSent atomic.Bool // set under wmu
+	// closeTimeout is Close's bound, closeHandshakeTimeout; tests of a
+	// peer that never answers shorten it.
+	closeTimeout time.Duration
 	// closedByClose is set when Close closes the socket, so that a frame
 	// it cut short reports why.
 	closedByClose atomic.Bool
@@ -106,6 +109,7 @@ func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *C
 		readLock:      make(chan struct{}, 1),
 		closeReceived: make(chan struct{}),
 		pings:         map[uint32]chan struct{}{},
+		closeTimeout:  closeHandshakeTimeout,
 	}
 	c.readLimit.Store(cfg.readLimit)
 	c.threshold = cfg.threshold

@@ -55,6 +55,7 @@ func autobahnPayload(kind string, size int, seed uint64) (opcode, []byte) {
 // built on Accept, reassembled and inflated under the server's parameters,
 // and compared byte for byte.
 func TestAutobahnCompressionSections(t *testing.T) {
+	t.Parallel()
 	sizes := []int{16, 64, 256, 1024, 4096, 16384, 65536, 131072}
 	for _, o := range autobahnOffers {
 		t.Run(o.name, func(t *testing.T) {

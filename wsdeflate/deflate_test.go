@@ -42,6 +42,7 @@ func encoderShapes() map[string][]byte {
 // reads the messages back as one stream, and no back-reference reaches
 // further than the window (RFC 7692 §7.1.2.1).
 func TestEncoderOutputIsStandardDeflate(t *testing.T) {
+	t.Parallel()
 	for name, data := range encoderShapes() {
 		t.Run(name, func(t *testing.T) { encodeShape(t, name, data) })
 	}

@@ -210,9 +210,9 @@
 // and both no context takeover, and for ws a threshold of 1 024 bytes below
 // which it sends messages uncompressed; each case checks that both ends
 // agree on Sec-WebSocket-Extensions and what it means. Headless Chromium's
-// own WebSocket client echoes 1 000 mixed-size messages through Accept. With
-// SQUEEZE_INTEROP=require a missing peer fails the test rather than
-// skipping it.
+// own WebSocket client echoes 1 000 mixed-size messages through Accept.
+// These tests run with SQUEEZE_PEERS=1; with SQUEEZE_INTEROP=require they
+// run too and a missing peer fails the test rather than skipping it.
 //
 // See the examples for a complete negotiation and round trip.
 package wsdeflate

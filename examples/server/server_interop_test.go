@@ -33,6 +33,7 @@ import (
 // https) and the process, which the test's cleanup stops by PID.
 func startDemo(t *testing.T, args ...string) (string, *interop.Process) {
 	t.Helper()
+	interop.Peers(t)
 	bin := filepath.Join(t.TempDir(), "server")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)

@@ -32,6 +32,7 @@ type Browser struct {
 // 127.0.0.1 (httptest does).
 func Chromium(t testing.TB) *Browser {
 	t.Helper()
+	Peers(t)
 	for _, name := range chromiumNames {
 		if path, err := exec.LookPath(name); err == nil {
 			return &Browser{Path: path}

@@ -3,9 +3,12 @@
 // npm ws package, headless Chromium and nginx.
 //
 // Every finder takes the test and either returns a ready-to-use peer or ends
-// the test: it skips, naming the peer and how to install it, unless the
+// the test. The peer suites run only when asked for, with SQUEEZE_PEERS=1 or
+// SQUEEZE_INTEROP=require; otherwise the finder skips (see Peers), so that
+// go test ./... needs nothing but Go. When they run and the peer is missing,
+// the finder skips, naming the peer and how to install it, unless the
 // environment has SQUEEZE_INTEROP=require, in which case it fails, so CI
-// (which installs the peers with .ci/install-peers and sets the variable)
+// (which installs the peers with .ci/install-peers and sets both variables)
 // cannot pass by skipping.
 //
 //	curl := interop.Curl(t)

@@ -38,6 +38,7 @@ var brotliModules = []string{"ngx_http_brotli_filter_module.so", "ngx_http_brotl
 // (or fails under SQUEEZE_INTEROP=require).
 func Nginx(t testing.TB, serverConf string) *NginxServer {
 	t.Helper()
+	Peers(t)
 	bin := LookPath(t, "nginx", "nginx")
 	if bin == nil {
 		return nil

@@ -15,6 +15,7 @@ const NodeModulesEnv = "SQUEEZE_NODE_MODULES"
 // ws package (version 8) that .ci/install-peers installed.
 func NodeWS(t testing.TB) *Peer {
 	t.Helper()
+	Peers(t)
 	node := LookPath(t, "node", "nodejs")
 	if node == nil {
 		return nil

@@ -27,7 +27,8 @@ type Peer struct {
 
 // LookPath finds the executable name on PATH; when it is missing the test
 // skips, or fails under SQUEEZE_INTEROP=require. debianPackage names the
-// package that provides it, for the message.
+// package that provides it, for the message. Unlike the finders it does not
+// call Peers: a tool such as sh is not a peer suite.
 func LookPath(t testing.TB, name, debianPackage string) *Peer {
 	t.Helper()
 	path, err := exec.LookPath(name)
@@ -39,14 +40,14 @@ func LookPath(t testing.TB, name, debianPackage string) *Peer {
 }
 
 // Curl returns the curl command-line client.
-func Curl(t testing.TB) *Peer { t.Helper(); return LookPath(t, "curl", "curl") }
+func Curl(t testing.TB) *Peer { t.Helper(); Peers(t); return LookPath(t, "curl", "curl") }
 
 // AB returns ApacheBench, which speaks HTTP/1.0 (keep-alive only with -k and
 // a Content-Length).
-func AB(t testing.TB) *Peer { t.Helper(); return LookPath(t, "ab", "apache2-utils") }
+func AB(t testing.TB) *Peer { t.Helper(); Peers(t); return LookPath(t, "ab", "apache2-utils") }
 
 // Wrk returns the wrk HTTP load generator.
-func Wrk(t testing.TB) *Peer { t.Helper(); return LookPath(t, "wrk", "wrk") }
+func Wrk(t testing.TB) *Peer { t.Helper(); Peers(t); return LookPath(t, "wrk", "wrk") }
 
 // Command returns a command that runs the peer with args and its environment.
 // Pass it to Start for a long-running peer; for one that exits, Run is shorter.

@@ -35,6 +35,7 @@ var pythonModules = map[string]string{
 // Debian's. The answer is cached per set of modules.
 func Python(t testing.TB, modules ...string) *Peer {
 	t.Helper()
+	Peers(t)
 	path, err := findPython(modules)
 	if err != "" {
 		Missing(t, "python3 with "+strings.Join(modules, ", "), err, pythonHint(modules))

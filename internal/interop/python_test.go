@@ -25,7 +25,9 @@ func TestPythonFindsInterpreterWithDebianModules(t *testing.T) {
 }
 
 func TestPythonMissingModuleIsMissingPeer(t *testing.T) {
+	Peers(t)
 	t.Setenv(RequireEnv, "")
+	t.Setenv(PeersEnv, "1")
 	r := &recorder{TB: t}
 	if p := Python(r, "squeeze_no_such_module"); p != nil {
 		t.Fatalf("Python found %s importing a module that does not exist", p.Path)

@@ -15,13 +15,15 @@ import (
 
 // TestTinyReportWritesEverySection runs the whole report at its smallest,
 // so that CI's single pass over the module exercises every part: servers
-// started and stopped, wrk and ab parsed, charts written. Parts whose peers
-// are missing are skipped inside the report, and fail the test under
+// started and stopped, wrk and ab parsed, charts written. It drives peers,
+// so it runs with SQUEEZE_PEERS=1 or SQUEEZE_INTEROP=require; parts whose
+// peers are missing are skipped inside the report, and fail the test under
 // SQUEEZE_INTEROP=require.
 func TestTinyReportWritesEverySection(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts servers and runs wrk and ab for about half a minute")
 	}
+	interop.Peers(t)
 	mod, err := moduleDir()
 	if err != nil {
 		t.Fatal(err)
