@@ -73,8 +73,8 @@ func newZstdCodec(own bool) *zstdCodec {
 // 10..22 best; the default is 3.
 //
 // Whatever the level, no frame needs a window above 8 MB (RFC 9659 §3):
-// streams use a 1 MB window, and a pooled streaming encoder keeps about
-// 2.8 MB at level 3 (measured with BenchmarkRetainedMemory). Bodies known
+// streams use a 1 MB window, and a pooled streaming encoder keeps its
+// window and match tables (BenchmarkRetainedMemory measures them). Bodies known
 // whole are encoded into a single-segment frame that needs no window
 // beyond the body. Bodies of up to 16 KB go to EncodeAll on encoders shared by all
 // responses, which keep no memory per response; above that a pooled
@@ -82,13 +82,10 @@ func newZstdCodec(own bool) *zstdCodec {
 // klauspost's lower-memory tables up to 128 KB, 8 MB above.
 //
 // Where klauspost encodes a whole body, it does so at the speed the level
-// maps to. Its cheaper settings were measured on small bodies and left
-// out, since their output is more than 3 % larger on some content
-// (BenchmarkZstdSmallBody in the benchmarks module, first 1 KB and 4 KB of
-// JSON and of minified CSS, level 3 against each): SpeedFastest costs 1.38x
-// fewer instructions at 1 KB for +1.6 % (JSON) to +5.1 % (CSS); no entropy
-// coding, 1.6x fewer for +22..33 %. A window just above the body and
-// concurrency 1 change neither size nor instructions (within 2 %).
+// maps to, with klauspost's default options for that speed: its cheaper
+// settings (no entropy coding, for one) make the output more than 3 %
+// larger on some content. The measurements behind that choice are in the
+// benchmarks module (BenchmarkZstdSmallBody, encoding_results.md).
 //
 // Frames carry no content checksum (RFC 8878 §3.1.1, optional): the
 // transport already protects the bytes, and each response is 4 bytes

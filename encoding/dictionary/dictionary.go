@@ -14,9 +14,9 @@ import (
 // use and immutable.
 //
 // A Dictionary builds its zstd encoders the first time it is used at each
-// of zstd's four speeds, and keeps them: for a 90 KB dictionary, measured,
-// about 4.5 MB at levels 2..5 per CPU encoding with it at once, and about
-// 100 MB at levels 10..22.
+// of zstd's four speeds, and keeps them, one per CPU encoding with it at
+// once: their tables grow with the dictionary and with the level, from
+// megabytes at levels 2..5 to a hundred times more at 10..22.
 type Dictionary struct {
 	raw  []byte
 	hash [sha256.Size]byte

@@ -13,8 +13,8 @@ type Config struct {
 	Store *Store
 
 	// Level is the zstd level of dcz responses, 1..22. Default 3. Each
-	// dictionary in use keeps its encoders: about 4.5 MB per 90 KB
-	// dictionary at levels 2..5, some 100 MB at 10 and above.
+	// dictionary in use keeps its encoders (see Dictionary): megabytes at
+	// levels 2..5, far more at 10 and above.
 	Level int
 
 	// Allow decides from the request and the response's header whether a
