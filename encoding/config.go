@@ -190,7 +190,7 @@ func DefaultCodings() []Coding {
 	}
 }
 
-// Levels of DefaultCodings, chosen from the level sweep in the README.
+// Levels of DefaultCodings, chosen from the level sweep (docs/levels.md).
 const (
 	defaultZstdLevel   = 3
 	defaultBrotliLevel = 4

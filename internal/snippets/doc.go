@@ -1,7 +1,9 @@
-// Package snippets holds the test that type-checks every Go snippet of the
-// module's Markdown files (README.md and any other .md outside testdata
-// and nested modules) against the module's packages, so that a renamed or
-// removed name cannot stay in the documentation.
+// Package snippets holds the tests that keep the module's Markdown files
+// (README.md, docs/ and any other .md outside testdata and nested modules)
+// true to the code: every Go snippet type-checks against the module's
+// packages, every name such as encoding.Config.Jitter in the text exists,
+// so that a renamed or removed name cannot stay in the documentation, and
+// each row of the README's table of defaults states what the code does.
 //
 // A snippet is a fenced block opened with ```go. It may be a whole file
 // (it starts with a package clause), file-level declarations, statements,
