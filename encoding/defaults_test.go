@@ -44,3 +44,33 @@ func TestZeroMaxRequestSizeIsTheDocumentedDefault(t *testing.T) {
 		t.Errorf("a gzip body of %d MiB with MaxRequestSize left at zero: status %d, handler read %d bytes; want 413 after exactly %d", (DefaultMaxRequestSize+1<<20)>>20, rec.Code, read, DefaultMaxRequestSize)
 	}
 }
+
+// TestOwnSmallBodyBoundsAreTheDocumented enforces the levels and body
+// sizes OwnSmallBodyEncoders documents: gzip and deflate at level 5 up to
+// 4 KiB, zstd at levels 1 and 2 up to 4 KiB, br at quality 3 up to 8 KiB.
+// TestOwnDeflateBounds, TestOwnBrotliBounds and
+// TestZstdLevelsOneAndThreeDiffer check that the encoders follow these.
+func TestOwnSmallBodyBoundsAreTheDocumented(t *testing.T) {
+	for _, tc := range []struct {
+		coding   string
+		route    func(level, n int) bool
+		level, n int
+		own      bool
+	}{
+		{"gzip", ownEncodes, 5, 4 << 10, true},
+		{"gzip", ownEncodes, 5, 4<<10 + 1, false},
+		{"gzip", ownEncodes, 4, 100, false},
+		{"gzip", ownEncodes, 6, 100, false},
+		{"zstd", ownZstd, 1, 4 << 10, true},
+		{"zstd", ownZstd, 2, 4 << 10, true},
+		{"zstd", ownZstd, 2, 4<<10 + 1, false},
+		{"zstd", ownZstd, 3, 100, false},
+		{"br", ownBrotli, 3, 8 << 10, true},
+		{"br", ownBrotli, 3, 8<<10 + 1, false},
+		{"br", ownBrotli, 4, 100, false},
+	} {
+		if got := tc.route(tc.level, tc.n); got != tc.own {
+			t.Errorf("%s at level %d, a %d-byte body: own encoder %t, want %t as OwnSmallBodyEncoders documents", tc.coding, tc.level, tc.n, got, tc.own)
+		}
+	}
+}
