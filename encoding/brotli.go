@@ -122,8 +122,8 @@ func (c *brotliCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte,
 // brotliWindowFor returns the log2 window for a body of n bytes at quality:
 // the smallest that holds it, within what the format allows. From quality 5
 // a window under 128 KB would make brotli switch to its forgetful-chain
-// hashers, which are slower on small bodies for the same output size, so
-// those qualities get 128 KB at least.
+// hashers, slower on small bodies for the same output size, so those
+// qualities get 128 KB at least.
 func brotliWindowFor(n, quality int) int {
 	least := brotliMinWindow
 	if quality >= 5 {
