@@ -156,8 +156,8 @@ const (
 // files inside dir, never into directories, and a link out of dir is
 // skipped. Files are compressed by Workers goroutines. When ctx is done,
 // Generate stops once each worker finishes the block of input it is
-// compressing (at most 256 KB of input, for brotli quality 11, the
-// slowest coding), removes its temporary files and returns an error wrapping ctx's;
+// compressing (brotli quality 11's blocks, the largest, take longest),
+// removes its temporary files and returns an error wrapping ctx's;
 // sidecars finished by then stay, and the manifest is left as it was. The
 // first error stops the run the same way. A cfg that cannot work is
 // reported, naming the field, before anything is read or written.
