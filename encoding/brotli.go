@@ -13,8 +13,8 @@ import (
 
 // Brotli window sizes, as log2 of bytes. RFC 7932 §9.1 allows 10..24 (16 MB
 // less 16 bytes), all of which browsers accept. Streams use 1 MB rather than
-// brotli's default 4 MB: a pooled quality-4 encoder then keeps 6.0 MB
-// instead of about 12 MB (3.4 MB with 256 KB; BenchmarkRetainedMemory), and
+// brotli's default 4 MB: a pooled encoder's memory follows its window, so it
+// then keeps about half as much (BenchmarkRetainedMemory measures it), and
 // streams are the bodies too long to buffer, where matches more than 1 MB
 // back are rare.
 const (
@@ -38,8 +38,9 @@ var brotliBuiltin = new(brotliCodec)
 
 // Brotli returns the brotli codec (RFC 7932, token "br"), built on
 // github.com/andybalholm/brotli. Levels are brotli's qualities 1..11,
-// default 4. A pooled streaming encoder keeps about 6.0 MB at quality 4
-// after a long stream (BenchmarkRetainedMemory), with a 1 MB window. Bodies
+// default 4. A pooled streaming encoder keeps its 1 MB window and the hash
+// tables of its quality, several megabytes at quality 4, between responses
+// (BenchmarkRetainedMemory measures it). Bodies
 // known whole are encoded with a window just large enough for the body
 // (1 KB at least), so the client's decoder needs no more than that either;
 // their writers are pooled per quality and window.
@@ -121,7 +122,7 @@ func (c *brotliCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte,
 // brotliWindowFor returns the log2 window for a body of n bytes at quality:
 // the smallest that holds it, within what the format allows. From quality 5
 // a window under 128 KB would make brotli switch to its forgetful-chain
-// hashers, measured 15-20 % slower at 1-4 KB for the same size, so those
+// hashers, slower on small bodies for the same output size, so those
 // qualities get 128 KB at least.
 func brotliWindowFor(n, quality int) int {
 	least := brotliMinWindow

@@ -105,9 +105,9 @@ func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _, blocks int) []byte {
 
 // Gzip returns the gzip codec (RFC 9110 §8.4.1.3, RFC 1952), built on
 // github.com/klauspost/compress/gzip. Levels 1 (fastest) to 9 (smallest),
-// default 5. A pooled encoder keeps about 1050 KB at level 5 (790 KB at 1,
-// 920 KB at 4, 1120 KB at 9), whatever the bodies' sizes (measured with
-// BenchmarkRetainedMemory).
+// default 5. A pooled encoder keeps its window and hash tables, about a
+// megabyte at level 5 and less at lower levels, whatever the bodies' sizes
+// (BenchmarkRetainedMemory measures it).
 //
 // Every body, whole or streamed, is klauspost's at the level asked for;
 // OwnSmallBodyEncoders(Gzip()) sends small bodies at level 5 to squeeze's

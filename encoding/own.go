@@ -109,7 +109,7 @@ func ownZstd(level, n int) bool { return level <= ownZstdLevel && n <= ownZstdMa
 // own encoder when it is on.
 func ownBrotli(quality, n int) bool { return quality == ownBrotliLevel && n <= ownBrotliMaxBody }
 
-// Pools of the own encoders, each keeping its hash tables (192 KiB) and
+// Pools of the own encoders, each keeping its fixed-size hash tables and
 // buffers that grow with the bodies; the brotli ones share the static
 // dictionary's index, built on first use.
 var (

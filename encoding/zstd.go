@@ -15,15 +15,16 @@ const zstdMaxWindow = 8 << 20
 
 // zstdStreamWindow is the window of streaming encoders. Their memory
 // follows it (klauspost allocates the history up front): a pooled encoder
-// keeps 2.8 MB with 1 MB, 3.8 MB with 2 MB, 10 MB with 8 MB
-// (BenchmarkRetainedMemory). Streams are the bodies too long to buffer, for
+// with 1 MB keeps a few megabytes, with RFC 9659's 8 MB several times as
+// much (BenchmarkRetainedMemory). Streams are the bodies too long to buffer, for
 // which matches more than 1 MB back are rare.
 const zstdStreamWindow = 1 << 20
 
 // zstdSmallBody is the largest body the one-shot path encodes with the
 // small-window encoder: up to here a larger window finds nothing more (the
-// whole body fits), and the smaller one is cheaper to start: 9 % at 1 KB
-// (BenchmarkZstdSmallBody in the benchmarks module), same bytes.
+// whole body fits), and the smaller one is cheaper to start on small
+// bodies and makes the same bytes (BenchmarkZstdSmallBody in the benchmarks
+// module measures it).
 const zstdSmallBody = 128 << 10
 
 // zstdCodec is the built-in zstd: klauspost/compress/zstd.
@@ -42,10 +43,9 @@ type zstdCodec struct {
 
 // zstdEncodeAllMax is the largest body encoded with EncodeAll. Above it a
 // pooled streaming encoder told the content size makes the same bytes in
-// about half the time on real assets (jquery.min.js, 100 KB of JSON:
-// BenchmarkMiddleware in the benchmarks module, against gzhttp, which
-// streams), while at 1-16 KB EncodeAll is as fast and keeps no encoder per
-// response.
+// less time on larger real assets (BenchmarkMiddleware in the benchmarks
+// module, against gzhttp, which streams), while below it EncodeAll is as
+// fast and keeps no encoder per response.
 const zstdEncodeAllMax = 16 << 10
 
 var zstdBuiltin = sync.OnceValue(func() *zstdCodec { return newZstdCodec(false) })

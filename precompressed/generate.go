@@ -83,9 +83,9 @@ type GenerateConfig struct {
 
 	// Workers is how many files are compressed at once. Zero means
 	// runtime.GOMAXPROCS(0); a negative value is an error. Each worker keeps a zstd encoder with an 8 MB
-	// window and makes a brotli quality-11 encoder per file: the command's
-	// peak resident memory on the benchmark corpus (files up to 230 KB) was
-	// 86 MB with one worker and 123 MB with two.
+	// window and makes a brotli quality-11 encoder per file, so peak memory
+	// grows by tens of megabytes with each worker: fewer workers trade time
+	// for memory.
 	Workers int
 
 	// Progress, if set, receives a one-line status after each file,
@@ -156,8 +156,8 @@ const (
 // files inside dir, never into directories, and a link out of dir is
 // skipped. Files are compressed by Workers goroutines. When ctx is done,
 // Generate stops once each worker finishes the block of input it is
-// compressing (256 KB for brotli quality 11, a second or two on a slow
-// core), removes its temporary files and returns an error wrapping ctx's;
+// compressing (brotli quality 11's blocks, the largest, take longest),
+// removes its temporary files and returns an error wrapping ctx's;
 // sidecars finished by then stay, and the manifest is left as it was. The
 // first error stops the run the same way. A cfg that cannot work is
 // reported, naming the field, before anything is read or written.

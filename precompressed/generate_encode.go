@@ -43,8 +43,8 @@ type sidecarEncoder struct {
 // encode writes src, of size bytes, to dst compressed in coding. It checks
 // ctx between 64 KB chunks of input, so that a cancelled run stops within
 // the block the encoder is working on rather than after the whole file:
-// brotli quality 11 works in blocks of 256 KB of input, a second or two
-// each on a slow core, the others in less.
+// brotli quality 11 works in the largest blocks of input, the longest
+// wait, the others in smaller ones.
 func (e *sidecarEncoder) encode(ctx context.Context, dst io.Writer, src io.Reader, size int64, coding string) error {
 	var zw io.WriteCloser
 	switch coding {

@@ -83,8 +83,8 @@ func dczWindow(dictLen int) int {
 // dczEncoderWindow is the window our encoders use with a dictionary of
 // dictLen bytes: enough for the dictionary and a new version twice its
 // size, within dczWindow. Encoder memory follows the window (klauspost
-// allocates its history up front: 12.5 MB per dictionary with an 8 MB
-// window, measured), while a delta of a new build needs no more than the
+// allocates its history up front, somewhat more than the window per
+// dictionary), while a delta of a new build needs no more than the
 // dictionary and the build. A body beyond the window still decodes; only
 // its matches into the dictionary stop once the window is past.
 func dczEncoderWindow(dictLen int) int {

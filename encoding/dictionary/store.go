@@ -30,7 +30,7 @@ type Store struct {
 }
 
 // NewStore returns a store that keeps at most maxBytes of dictionaries; 0
-// means DefaultStoreBytes. The encoders each dictionary builds on first use
+// (or less) means DefaultStoreBytes. The encoders each dictionary builds on first use
 // (see Dictionary) come on top of that.
 func NewStore(maxBytes int64) *Store {
 	if maxBytes <= 0 {

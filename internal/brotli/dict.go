@@ -47,7 +47,8 @@ type brDictIndex struct {
 	offset [brMaxWord + 2]uint32 // DOFFSET: where the words of each length start
 }
 
-// brDict builds the index once, on first use: 13,504 words, 145 KB.
+// brDict builds the index of the dictionary's 13,504 words once, on first
+// use.
 var brDict = sync.OnceValue(func() *brDictIndex {
 	x := new(brDictIndex)
 	for l := brMinWord; l <= brMaxWord; l++ {

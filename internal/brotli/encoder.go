@@ -21,17 +21,18 @@ import (
 // copy reuses the last distance carries no distance at all where its
 // lengths allow (an insert below 10 bytes, a copy below 70).
 //
-// It is made for small HTTP responses. On the 1 and 4 KB cuts of the
-// benchmark corpus's JSON, CSS and JavaScript its output is 0.5-6 % smaller
-// than andybalholm/brotli's at quality 4, for about a third of the work
-// (TestBrotliEncoderSizes and BenchmarkBrotliEncoder show both). Its window
+// It is made for small HTTP responses. On the small cuts of the
+// benchmark corpus's JSON, CSS and JavaScript its output is a little smaller
+// than andybalholm/brotli's at quality 4, for a fraction of the work
+// (encoding's TestOwnSmallBodyEncoderSizes and BenchmarkBrotliEncoder
+// measure both). Its window
 // is the smallest that holds the body (1 KB at least, under twice the
 // body's length above that), so a decoder needs little more memory than
 // the body.
 //
 // An Encoder is not safe for concurrent use; the zero value is ready
 // to use. The first use of any Encoder builds an index of the
-// dictionary, shared by all and kept for the life of the program (145 KB).
+// dictionary, shared by all and kept for the life of the program.
 type Encoder struct {
 	m deflate.WholeEncoder // the match finder, its tables reused across bodies
 	// The body's commands, their symbol counts and extra bits.
@@ -104,9 +105,9 @@ func (e *Encoder) finish(src []byte) []byte {
 		e.codeLen = deflate.NewHuffCode(brNumCodeLen)
 	}
 	e.writeWindow(brWindowBits(len(src)))
-	// Smoothing literal counts saves 0.4 % of the output on the 1-4 KB
-	// corpus bodies for 2 % more time. On commands it would save as much
-	// again for 5 % more time (their codes would cover many more symbols),
+	// Smoothing literal counts saves a little output on the small corpus
+	// bodies for a little more time. On commands it would save as much
+	// again for over twice that time (their codes would cover many more symbols),
 	// and on the few distance symbols it rarely pays.
 	compressed := e.extra + e.code(&e.lit, e.m.Stats.Lit[:brNumLiterals], 8, true) +
 		e.code(&e.ins, e.cmd[:], 10, false) + e.code(&e.dst, e.dist[:], 6, false)

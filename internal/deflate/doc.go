@@ -9,8 +9,8 @@
 // known whole into a single final block; brotli's encoder codes its tokens
 // as one brotli meta-block, and zstd's finds matches in its hash tables the
 // same way. The encoding package uses the three only when asked to (its
-// OwnSmallBodyEncoders): gzip and deflate at level 5 up to 4 KiB, zstd at
-// levels 1 and 2 up to 4 KiB, br at quality 3 up to 8 KiB.
+// OwnSmallBodyEncoders, which says for which levels and body sizes), one
+// level per coding and bodies of a few KiB.
 //
 // The build tags purego and nounsafe each replace the unchecked loads of
 // the hot loops with ordinary, bounds-checked ones.

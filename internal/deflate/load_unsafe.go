@@ -7,9 +7,9 @@ import "unsafe"
 // LoadFast64 and LoadFast32 read 8 and 4 bytes of b from i, little-endian,
 // without checking bounds: a caller must know that 0 <= i and i+8 (i+4) <=
 // len(b). They are for the match finders' loops, whose indexes are in
-// bounds by construction (each use says why), and where checking them cost
-// 5 % of the zstd encoder's instructions on a 1 KB body, and as much again
-// in MatchLenAt. This file is built only for little-endian architectures
+// bounds by construction (each use says why), and where checking them is
+// a noticeable share of the zstd encoder's instructions on a small body,
+// and as much again in MatchLenAt. This file is built only for little-endian architectures
 // that load unaligned words; the purego or the nounsafe build tag (both of
 // which klauspost/compress honours too), or any other architecture, gets
 // the checked loads of load_safe.go. Under the race

@@ -10,8 +10,8 @@ import (
 // Encoder is a streaming DEFLATE compressor (RFC 1951) for a sequence of
 // flushed messages, wsdeflate's level 1. It exists for what a
 // general-purpose encoder cannot do per message: klauspost's builds new
-// Huffman codes for every flushed block, about half the cost of a 1 KB
-// message. Consecutive messages of one connection have similar statistics,
+// Huffman codes for every flushed block, a large part of the cost of a
+// short message. Consecutive messages of one connection have similar statistics,
 // so Encoder sends the codes of an earlier block again
 // (still an ordinary dynamic block: the peer's inflater needs nothing
 // special) as long as they cost no more than 3% (reuseSlack) above what new

@@ -19,8 +19,8 @@ import (
 // decoder needs no window beyond the body.
 //
 // An Encoder is not safe for concurrent use; the zero value is ready to use. It
-// keeps 199 KiB (deflate.WholeEncoder's hash tables and its own counts and
-// tables) and buffers that grow with the bodies.
+// keeps fixed-size tables (deflate.WholeEncoder's hash tables and its own
+// counts and tables) and buffers that grow with the bodies.
 type Encoder struct {
 	m       deflate.WholeEncoder // its hash tables, reused across bodies
 	seqs    []lzSeq              // the body's matches
@@ -49,8 +49,8 @@ const (
 	// code's description outweighs what it saves.
 	zstdMinHuff = 32
 	// zstdMaxMatch bounds a match's length: code 51's reach (RFC 8878
-	// §3.1.1.3.2.1.1), far above DEFLATE's 258, which long runs need (4 KB
-	// of zeros: 11 bytes instead of 59).
+	// §3.1.1.3.2.1.1), far above DEFLATE's 258, which long runs need (a
+	// run of zeros takes far fewer matches than at 258 bytes each).
 	zstdMaxMatch = 65536
 )
 

@@ -30,7 +30,7 @@ var zstdPredefined = [3]fseEncoder{
 
 // zstdPredefinedSteps holds, per kind of code, symbol and state of the
 // predefined tables, what encode does (see fseSteps), made on first use
-// (48 KiB).
+// and shared.
 var zstdPredefinedSteps = sync.OnceValue(func() *[3]fseSteps {
 	return &[3]fseSteps{
 		zstdLitLen:   zstdPredefined[zstdLitLen].steps(),

@@ -111,9 +111,9 @@ const zstdWeightsLog = 6
 // a header byte with the size, the table's distribution, and a bit stream
 // of two states taking the weights in turn, and reports false, having
 // appended nothing, when that takes 128 bytes or more. The distribution is
-// zstdStaticWeights, whatever the body: one of its own would save about 3
-// bytes on 1-4 KB of JSON, CSS or JavaScript and cost 5 % of the encoder's
-// time at 1 KB to count, describe and build.
+// zstdStaticWeights, whatever the body: one of its own would save a few
+// bytes on small JSON, CSS or JavaScript bodies and cost more of the
+// encoder's time to count, describe and build than those bytes are worth.
 func (e *Encoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool) {
 	if len(weights) < 2 {
 		return dst, false

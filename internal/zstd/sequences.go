@@ -118,8 +118,8 @@ const zstdMinBuilt = 64
 // zstdMinTableGain is the fewest bytes a table built for the body must
 // save, description included, for it to replace the predefined one:
 // building it and coding with it cost more than a few bytes are worth
-// (JSON's match lengths at 4 KB: 4 k instructions, 2 % of the encoder, for
-// a table that saved nothing).
+// (JSON's match lengths in a few KiB of it: a noticeable share of the
+// encoder's work for a table that saved nothing).
 const zstdMinTableGain = 4
 
 // zstdStateCost is, per number of states k of 64, what coding a symbol

@@ -1,0 +1,76 @@
+package encoding
+
+import (
+	"io"
+	"net/http"
+	"testing"
+)
+
+// TestZeroBufferSizeIsTheDocumentedDefault enforces the default that
+// Config.BufferSize documents: with the field left at zero, a body of
+// DefaultBufferSize (128 KiB) bytes is still compressed whole and sent with
+// a Content-Length, and one byte more streams.
+func TestZeroBufferSizeIsTheDocumentedDefault(t *testing.T) {
+	if DefaultBufferSize != 128<<10 {
+		t.Fatalf("DefaultBufferSize is %d; Config.BufferSize documents 128 KiB", DefaultBufferSize)
+	}
+	m := mustNew(t, Config{})
+	for _, size := range []int{DefaultBufferSize, DefaultBufferSize + 1} {
+		rec := serve(t, m, writeBody("text/plain", sampleText(size)), "GET", "Accept-Encoding: gzip")
+		whole := rec.Header().Get("Content-Length") != ""
+		if rec.Header().Get("Content-Encoding") != "gzip" || whole != (size <= DefaultBufferSize) {
+			t.Errorf("a %d-byte body with BufferSize left at zero: %s; want it gzipped, with a Content-Length only up to %d bytes", size, describe(rec), DefaultBufferSize)
+		}
+	}
+}
+
+// TestZeroMaxRequestSizeIsTheDocumentedDefault enforces the default that
+// Config.MaxRequestSize documents: with the field left at zero, a request
+// body that decodes to more than DefaultMaxRequestSize (32 MiB) bytes gets
+// 413, and the handler reads exactly DefaultMaxRequestSize bytes of it.
+func TestZeroMaxRequestSizeIsTheDocumentedDefault(t *testing.T) {
+	if DefaultMaxRequestSize != 32<<20 {
+		t.Fatalf("DefaultMaxRequestSize is %d; Config.MaxRequestSize documents 32 MiB", DefaultMaxRequestSize)
+	}
+	m := mustNew(t, Config{DecodeRequests: true})
+	payload := zerosIn(t, "gzip", DefaultMaxRequestSize+1<<20, 0, 0)
+	var read int64
+	counting := func(w http.ResponseWriter, r *http.Request) {
+		read, _ = io.Copy(io.Discard, r.Body)
+		w.WriteHeader(http.StatusBadRequest) // a handler that does not look at the error
+	}
+	rec := postEncoded(t, m, counting, "gzip", payload)
+	if rec.Code != http.StatusRequestEntityTooLarge || read != DefaultMaxRequestSize {
+		t.Errorf("a gzip body of %d MiB with MaxRequestSize left at zero: status %d, handler read %d bytes; want 413 after exactly %d", (DefaultMaxRequestSize+1<<20)>>20, rec.Code, read, DefaultMaxRequestSize)
+	}
+}
+
+// TestOwnSmallBodyBoundsAreTheDocumented enforces the levels and body
+// sizes OwnSmallBodyEncoders documents: gzip and deflate at level 5 up to
+// 4 KiB, zstd at levels 1 and 2 up to 4 KiB, br at quality 3 up to 8 KiB.
+// TestOwnDeflateBounds, TestOwnBrotliBounds and
+// TestZstdLevelsOneAndThreeDiffer check that the encoders follow these.
+func TestOwnSmallBodyBoundsAreTheDocumented(t *testing.T) {
+	for _, tc := range []struct {
+		coding   string
+		route    func(level, n int) bool
+		level, n int
+		own      bool
+	}{
+		{"gzip", ownEncodes, 5, 4 << 10, true},
+		{"gzip", ownEncodes, 5, 4<<10 + 1, false},
+		{"gzip", ownEncodes, 4, 100, false},
+		{"gzip", ownEncodes, 6, 100, false},
+		{"zstd", ownZstd, 1, 4 << 10, true},
+		{"zstd", ownZstd, 2, 4 << 10, true},
+		{"zstd", ownZstd, 2, 4<<10 + 1, false},
+		{"zstd", ownZstd, 3, 100, false},
+		{"br", ownBrotli, 3, 8 << 10, true},
+		{"br", ownBrotli, 3, 8<<10 + 1, false},
+		{"br", ownBrotli, 4, 100, false},
+	} {
+		if got := tc.route(tc.level, tc.n); got != tc.own {
+			t.Errorf("%s at level %d, a %d-byte body: own encoder %t, want %t as OwnSmallBodyEncoders documents", tc.coding, tc.level, tc.n, got, tc.own)
+		}
+	}
+}
