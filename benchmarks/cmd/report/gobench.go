@@ -104,7 +104,7 @@ func (r *Report) goBenchmarks(ctx context.Context) error {
 // their output, the file it is saved in (for benchstat) and the command.
 func (r *Report) runBench(ctx context.Context, pattern, benchtime string, count int) (out, raw, cmdline string, err error) {
 	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchtime", benchtime, "-count", strconv.Itoa(count), "-timeout", "30m", "."}
-	cmdline = "go " + strings.Join(args, " ")
+	cmdline = fmt.Sprintf("go test -run '^$' -bench '%s' -benchtime %s -count %d .", pattern, benchtime, count)
 	r.logf("   %s", cmdline)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = r.ModuleDir

@@ -71,7 +71,20 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r := &Report{Mode: mode, ModuleDir: mod, Root: *root, Args: os.Args[1:], Log: os.Stderr}
+	// The command line as recorded in the files, without -root: the same
+	// from one checkout to another.
+	var args []string
+	flag.Visit(func(f *flag.Flag) {
+		if f.Name == "root" {
+			return
+		}
+		if f.Value.String() == "true" {
+			args = append(args, "-"+f.Name)
+		} else {
+			args = append(args, "-"+f.Name, f.Value.String())
+		}
+	})
+	r := &Report{Mode: mode, ModuleDir: mod, Root: *root, Args: args, Log: os.Stderr}
 	if err := r.Run(ctx); err != nil {
 		fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,16 +81,18 @@ func (r *Report) Run(ctx context.Context) error {
 		return err
 	}
 
+	// Each part writes into its first section; parts with more begin
+	// the others themselves.
 	parts := []struct {
-		name string
-		run  func(context.Context) error
+		name, section string
+		run           func(context.Context) error
 	}{
-		{"published", r.published},
-		{"load", r.loadTests},
-		{"scaling", r.scaling},
-		{"levels", r.levels},
-		{"equal", r.equalLevel},
-		{"gobench", r.goBenchmarks},
+		{"published", "published", r.published},
+		{"load", "load", r.loadTests},
+		{"scaling", "scaling", r.scaling},
+		{"levels", "levels", r.levels},
+		{"equal", "equal-level", r.equalLevel},
+		{"gobench", "middleware", r.goBenchmarks},
 	}
 	var ran []string
 	for _, p := range parts {
@@ -99,7 +102,7 @@ func (r *Report) Run(ctx context.Context) error {
 		ran = append(ran, p.name)
 		r.logf("== %s", p.name)
 		t := time.Now()
-		r.begin(p.name)
+		r.begin(p.section)
 		if err := p.run(ctx); err != nil {
 			return err
 		}
@@ -133,7 +136,9 @@ func (r *Report) Run(ctx context.Context) error {
 func (r *Report) begin(name string) {
 	r.md = &bytes.Buffer{}
 	r.sections[name] = r.md
-	r.measured = append(r.measured, name)
+	if !slices.Contains(r.measured, name) {
+		r.measured = append(r.measured, name)
+	}
 }
 
 // stampSections ends each section begun since the last call with the run

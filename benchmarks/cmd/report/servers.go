@@ -59,11 +59,6 @@ func (r *Report) prepareAssets() (*assets, error) {
 	return a, nil
 }
 
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
-}
-
 // ours is a running cmd/loadserver.
 type ours struct {
 	*load.Process
