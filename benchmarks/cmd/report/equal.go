@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -246,7 +245,7 @@ func (r *Report) equalTable(run equalRun, level string) {
 			said = append(said, fmt.Sprintf("≥ %s at %s for %d of %d kinds (geomean %s)", ratio(g.goal), sizeLabelB(g.size), t.reached[i], len(run.kinds), ratio(geomean(t.x[i]))))
 		}
 		fmt.Fprintf(r.md, "Goal reached by %s at %s: %s.\n\n", impl, level, strings.Join(said, ", "))
-		r.addSummary(fmt.Sprintf("Middleware at equal level, %s: %s against the fastest Go peer, speed with bytes within 3 %%, per kind of body", level, impl),
+		r.addSummary(fmt.Sprintf("Equal level, %s: %s against the fastest Go peer, kinds of body meeting the goal", level, impl),
 			strings.Join(said, "; "), "go run ./cmd/report -only equal")
 	}
 	if level == "gzip 5" {
@@ -358,42 +357,56 @@ func (r *Report) ownTable(run equalRun, cmdline string) {
 	command(r.md, cmdline)
 }
 
-// frontier charts bytes against time per response: one line per
-// implementation through the codings and levels it offers, each point the
-// geomean over every kind and size, so that own encoder and library (and
-// the peers) show where they sit on the speed/size frontier.
+// frontier charts bytes against time per response, one chart per coding:
+// one line per implementation through the levels it offers, each point
+// the geomean over every kind and size, so that own encoder and library
+// (and the peers) show where they sit on the speed/size frontier.
 func (r *Report) frontier(run equalRun) {
-	r.section("Frontier: bytes against time per response", "Each point is one coding and level (its label), at the geomean over every kind and size of the corpus "+
-		"of the time per response and the body sent; lower left is better. squeeze-own has points only at the levels its encoders serve.")
-	var series []chart.Series
-	var rows [][]string
-	for _, impl := range append([]string{implLibrary, implOwn}, equalPeers...) {
-		s := chart.Series{Name: impl}
-		for _, level := range run.levels {
-			var ts, bs []float64
-			for _, kind := range run.kinds {
-				for _, size := range run.sizes {
-					k := equalKey{level, kind, size, impl}
-					if _, ok := run.ns[k]; ok {
-						ts, bs = append(ts, run.ns[k]/1e3), append(bs, run.outB[k])
-					}
-				}
-			}
-			if len(ts) == 0 || len(ts) != len(run.kinds)*len(run.sizes) {
-				continue
-			}
-			s.Points = append(s.Points, chart.Point{X: geomean(ts), Y: geomean(bs), Label: level})
-			rows = append(rows, []string{impl, level, num(geomean(ts)), num(geomean(bs))})
-		}
-		slices.SortFunc(s.Points, func(a, b chart.Point) int { return cmp.Compare(a.X, b.X) })
-		if len(s.Points) > 0 {
-			series = append(series, s)
+	r.section("Frontier: bytes against time per response", "One chart per coding. Each point is one level (its label), "+
+		"at the geomean over every kind and size of the corpus of the time per response and of the body sent; lower left is better, "+
+		"and the bytes axis does not start at zero. squeeze-own has points only at the levels its encoders serve.")
+	var codings []string
+	for _, level := range run.levels {
+		if c, _, _ := strings.Cut(level, " "); !slices.Contains(codings, c) {
+			codings = append(codings, c)
 		}
 	}
-	r.charts["frontier.svg"] = chart.Line{Title: "Equal level: bytes against µs per response (geomean over the corpus)",
-		XLabel: "µs per response (log)", YLabel: "bytes sent", LogX: true, Series: series}
-	r.md.WriteString("![frontier]({charts}/frontier.svg)\n\n")
-	writeTable(r.md, []string{"implementation", "coding and level", "µs per response (geomean)", "bytes (geomean)"}, rows)
+	var rows [][]string
+	for _, coding := range codings {
+		var series []chart.Series
+		for _, impl := range append([]string{implLibrary, implOwn}, equalPeers...) {
+			s := chart.Series{Name: impl}
+			for _, level := range run.levels {
+				if !strings.HasPrefix(level, coding+" ") {
+					continue
+				}
+				var ts, bs []float64
+				for _, kind := range run.kinds {
+					for _, size := range run.sizes {
+						k := equalKey{level, kind, size, impl}
+						if _, ok := run.ns[k]; ok {
+							ts, bs = append(ts, run.ns[k]/1e3), append(bs, run.outB[k])
+						}
+					}
+				}
+				// A point is comparable only over the whole corpus.
+				if len(ts) == 0 || len(ts) != len(run.kinds)*len(run.sizes) {
+					continue
+				}
+				s.Points = append(s.Points, chart.Point{X: geomean(ts), Y: geomean(bs), Label: level})
+				rows = append(rows, []string{level, impl, num(geomean(ts)), num(geomean(bs))})
+			}
+			if len(s.Points) > 0 {
+				series = append(series, s)
+			}
+		}
+		file := "frontier-" + coding + ".svg"
+		r.charts[file] = chart.Line{Title: coding + " at equal level: bytes against µs per response",
+			XLabel: "µs per response", YLabel: "bytes sent", SpanY: true, Series: series}
+		fmt.Fprintf(r.md, "![frontier, %s]({charts}/%s)\n", coding, file)
+	}
+	r.md.WriteString("\n")
+	writeTable(r.md, []string{"coding and level", "implementation", "µs per response (geomean)", "bytes (geomean)"}, rows)
 }
 
 func without(s []string, drop ...string) []string {

@@ -73,7 +73,7 @@ func TestTinyReportWritesEverySection(t *testing.T) {
 		t.Fatal(err)
 	}
 	charts, _ := filepath.Glob(filepath.Join(root, "benchmarks", "charts", "*.svg"))
-	for _, want := range []string{"levels.svg", "scaling-body.svg", "scaling-inflight.svg", "scaling-ws-idle.svg", "frontier.svg"} {
+	for _, want := range []string{"levels.svg", "scaling-body.svg", "scaling-inflight.svg", "scaling-ws-idle.svg", "frontier-gzip.svg"} {
 		if !contains(baseNames(charts), want) {
 			t.Errorf("charts/%s was not written (have %v)", want, baseNames(charts))
 		}
