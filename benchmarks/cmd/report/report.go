@@ -37,7 +37,7 @@ type Report struct {
 	start    time.Time
 	tmp      string // scratch directory, removed at the end
 	server   string // the built loadserver binary
-	corpus   string // corpus directory, "" when absent
+	corpus   string // the repository's testdata/corpus
 }
 
 // chartOut is anything that writes itself as SVG.
@@ -70,13 +70,13 @@ func (r *Report) Run(ctx context.Context) error {
 	r.start = time.Now()
 	r.begin("machine")
 	r.machine()
-	r.stampSections()
 	if !r.NoInstall {
 		if note := load.Install(load.Peers()); note != "" {
 			r.logf("peers: %s", note)
 			fmt.Fprintf(r.md, "Peers: %s.\n\n", note)
 		}
 	}
+	r.stampSections()
 	if err := r.buildServer(ctx); err != nil {
 		return err
 	}
