@@ -124,6 +124,11 @@ func checkPublished(root string) error {
 // writePublished writes the sections filled so far into the published
 // files under root; a section that did not run keeps what it had.
 func writePublished(root string, fill map[string]string) error {
+	for name := range fill {
+		if !slices.ContainsFunc(publishedFiles, func(f publishedFile) bool { return slices.Contains(f.sections, name) }) {
+			return fmt.Errorf("report: section %q is published in no file", name)
+		}
+	}
 	for _, f := range publishedFiles {
 		p := filepath.Join(root, f.path)
 		doc, err := os.ReadFile(p)

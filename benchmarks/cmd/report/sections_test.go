@@ -109,3 +109,10 @@ func TestWritePublishedLinksChartsFromEachFile(t *testing.T) {
 		}
 	}
 }
+
+func TestWritePublishedRejectsASectionNoFileHolds(t *testing.T) {
+	err := writePublished(t.TempDir(), map[string]string{"no-such-section": "x"})
+	if err == nil || !strings.Contains(err.Error(), `"no-such-section" is published in no file`) {
+		t.Errorf("error = %v, want one naming the section", err)
+	}
+}
