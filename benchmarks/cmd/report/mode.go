@@ -47,7 +47,7 @@ func fullMode() Mode {
 		Count: 5,
 		Benchtime: map[string]string{
 			"Middleware":          "0.02s",
-			"EqualLevel":          "0.02s",
+			"EqualLevel":          "0.03s",
 			"WSEcho":              "1000x",
 			"WSDeflateRoundTrip":  "0.03s",
 			"WSIdleHeap":          "1x",
