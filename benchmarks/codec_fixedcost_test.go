@@ -21,7 +21,7 @@ import (
 func BenchmarkCodecFixedCost(b *testing.B) {
 	type usual func(dst *bytes.Buffer, src []byte)
 	for _, size := range []int{1 << 10, 4 << 10} {
-		src := wsdeflateRepeated(size) // the corpus reply of that size, else a generated one
+		src := wsdeflateRepeated(size)
 		cases := []struct {
 			codec encoding.Codec
 			level int

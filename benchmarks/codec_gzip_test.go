@@ -63,7 +63,7 @@ func BenchmarkGzipSmallBody(b *testing.B) {
 			}
 		}},
 	}
-	for _, body := range smallBodies() {
+	for _, body := range smallBodies(b) {
 		for _, impl := range impls {
 			b.Run(fmt.Sprintf("body=%s/impl=%s", body.name, impl.name), func(b *testing.B) {
 				encode := impl.make(b)

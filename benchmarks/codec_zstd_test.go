@@ -61,7 +61,7 @@ func BenchmarkZstdSmallBody(b *testing.B) {
 			}
 		}},
 	}
-	for _, body := range smallBodies() {
+	for _, body := range smallBodies(b) {
 		src := body.data
 		for _, impl := range impls {
 			b.Run(fmt.Sprintf("body=%s/impl=%s", body.name, impl.name), func(b *testing.B) {

@@ -2,8 +2,6 @@ package benchmarks
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -11,16 +9,10 @@ import (
 	"github.com/squeezehttp/squeeze/encoding/dictionary"
 )
 
-// dictionaryVersions returns two consecutive builds of one script: jQuery
-// 3.7.1 and 3.8.0 from the corpus when it is there, else two generated
-// builds with a few percent of their functions changed.
+// dictionaryVersions returns two consecutive builds of one script,
+// generated, with a few percent of their functions changed (the
+// repository holds one version of each script only).
 func dictionaryVersions() (name string, previous, next []byte) {
-	dir := wsdeflateCorpusDir()
-	old, err1 := os.ReadFile(filepath.Join(dir, "jquery-3.7.1.min.js"))
-	cur, err2 := os.ReadFile(filepath.Join(dir, "jquery-3.8.0.min.js"))
-	if err1 == nil && err2 == nil {
-		return "jquery-3.7.1-to-3.8.0", old, cur
-	}
 	return "generated-v1-to-v2", generatedBuild(1), generatedBuild(2)
 }
 

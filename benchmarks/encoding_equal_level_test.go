@@ -4,29 +4,38 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/CAFxX/httpcompression"
 	hczstd "github.com/CAFxX/httpcompression/contrib/klauspost/zstd"
+	"github.com/go-chi/chi/v5/middleware"
 	"github.com/klauspost/compress/gzhttp"
 	"github.com/klauspost/compress/zstd"
 	"github.com/squeezehttp/squeeze/encoding"
 	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
-// BenchmarkEqualLevel serves the first 1 and 4 KiB of one corpus source of
-// each kind of body through squeeze (its built-in codecs, which encode
-// with the library), squeeze with OwnSmallBodyEncoders where an own
-// encoder serves that level, gzhttp and httpcompression, every one at the
-// same codec and level: zstd 1 (klauspost's SpeedFastest; gzhttp's
-// ZstdCompressionLevel(SpeedFastest)) and 3 (SpeedDefault), gzip 5, br 3
-// and 4. out-B is the body sent.
+// BenchmarkEqualLevel serves the repository corpus (every kind of body,
+// cut at 256 B, 1, 4 and 8 KiB from two offsets of each source) through
+// squeeze (its built-in codecs, which encode with the library), squeeze
+// with OwnSmallBodyEncoders where an own encoder serves that level,
+// gzhttp, httpcompression and chi's Compress, every one at the same codec
+// and level: zstd 1 (klauspost's SpeedFastest; gzhttp's
+// ZstdCompressionLevel(SpeedFastest)) and 3 (SpeedDefault), gzip 5 (chi's
+// is compress/flate's level 5), br 3 and 4. Each sub-benchmark serves the
+// bodies of one kind and size in turn, so ns/op is the mean time per
+// response over them and out-B the mean body sent. Every output is decoded
+// and compared with its body before the timed loop.
 //
-//	go test -run '^$' -bench EqualLevel -benchtime 0.3s -count 5 . > eq.txt
+//	go test -run '^$' -bench EqualLevel -benchtime 0.03s -count 5 . > eq.txt
 //	benchstat -col /impl eq.txt
+//
+// cmd/report runs it and tabulates, per kind, squeeze against the fastest
+// peer and the own encoders against the library.
 func BenchmarkEqualLevel(b *testing.B) {
-	bodies := equalLevelBodies(b)
+	kinds := equalLevelBodies(b)
 	for _, c := range equalLevelCodings() {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.Header.Set("Accept-Encoding", c.name)
@@ -38,13 +47,14 @@ func BenchmarkEqualLevel(b *testing.B) {
 			if codec.name == "squeeze-own" && !c.own {
 				continue
 			}
-			cc := c
-			cc.codec = codec.codec
-			wrap, err := squeezeWrap(cc.encodingCoding)
+			m, err := encoding.New(encoding.Config{
+				Codings: []encoding.Coding{{Codec: codec.codec, Level: c.level}},
+				MinSize: equalMinSize,
+			})
 			if err != nil {
 				b.Fatal(err)
 			}
-			impls = append(impls, middlewareImpl(codec.name, wrap, c.decode))
+			impls = append(impls, middlewareImpl(codec.name, m.Handler, c.decode))
 		}
 		for _, p := range c.peers {
 			wrap, err := p.wrap()
@@ -53,15 +63,53 @@ func BenchmarkEqualLevel(b *testing.B) {
 			}
 			impls = append(impls, middlewareImpl(p.name, wrap, c.decode))
 		}
-		for _, body := range bodies {
-			for _, impl := range impls {
-				serve := impl.prepare(body, r)
-				b.Run(fmt.Sprintf("coding=%s/level=%d/body=%s/impl=%s", c.name, c.level, body.name, impl.name), func(b *testing.B) {
-					serveLoop(b, serve, impl, c.name, body.data)
-				})
+		for _, k := range kinds {
+			for _, size := range equalSizes {
+				bodies := k.bodies[size]
+				for _, impl := range impls {
+					serves := make([]func(*sinkWriter), len(bodies))
+					for i, body := range bodies {
+						serves[i] = impl.prepare(body, r)
+					}
+					name := fmt.Sprintf("coding=%s/level=%d/kind=%s/size=%d/impl=%s", c.name, c.level, k.kind, size, impl.name)
+					b.Run(name, func(b *testing.B) { serveEach(b, serves, impl, c.name, bodies) })
+				}
 			}
 		}
 	}
+}
+
+// equalMinSize is every middleware's MinSize in BenchmarkEqualLevel, so
+// that all of them compress the corpus's smallest bodies.
+const equalMinSize = 256
+
+// equalSizes are the body sizes of BenchmarkEqualLevel.
+var equalSizes = []int{256, 1 << 10, 4 << 10, 8 << 10}
+
+// serveEach checks every body's output once, then serves them in turn, one
+// response per iteration, and reports the mean body sent (out-B).
+func serveEach(b *testing.B, serves []func(*sinkWriter), impl encodingImpl, coding string, bodies []encodingBody) {
+	if len(serves) == 0 {
+		b.Skip("no body of this kind and size")
+	}
+	w := &sinkWriter{h: http.Header{}}
+	var in, out int64
+	for i, serve := range serves {
+		w.reset()
+		checkEncoded(b, w, serve, impl, coding, bodies[i].data)
+		in, out = in+int64(len(bodies[i].data)), out+w.n
+	}
+	b.ReportAllocs()
+	b.SetBytes(in / int64(len(serves)))
+	i := 0
+	for b.Loop() {
+		w.reset()
+		serves[i](w)
+		if i++; i == len(serves) {
+			i = 0
+		}
+	}
+	b.ReportMetric(float64(out)/float64(len(serves)), "out-B")
 }
 
 // equalLevelCoding is one coding and level of BenchmarkEqualLevel.
@@ -80,7 +128,7 @@ func equalLevelCodings() []equalLevelCoding {
 	zstdAt := func(speed zstd.EncoderLevel) []encodingPeer {
 		return []encodingPeer{
 			{name: "gzhttp", wrap: func() (func(http.Handler) http.Handler, error) {
-				wrap, err := gzhttp.NewWrapper(gzhttp.MinSize(encodingMinSize), gzhttp.EnableZstd(true),
+				wrap, err := gzhttp.NewWrapper(gzhttp.MinSize(equalMinSize), gzhttp.EnableZstd(true),
 					gzhttp.ZstdCompressionLevel(int(speed)))
 				if err != nil {
 					return nil, err
@@ -92,21 +140,34 @@ func equalLevelCodings() []equalLevelCoding {
 				if err != nil {
 					return nil, err
 				}
-				return httpcompression.Adapter(httpcompression.ZstandardCompressor(c), httpcompression.MinSize(encodingMinSize))
+				return httpcompression.Adapter(httpcompression.ZstandardCompressor(c), httpcompression.MinSize(equalMinSize))
 			}},
 		}
 	}
 	brAt := func(q int) []encodingPeer {
 		return []encodingPeer{{name: "httpcompression", wrap: func() (func(http.Handler) http.Handler, error) {
-			return httpcompression.Adapter(httpcompression.BrotliCompressionLevel(q), httpcompression.MinSize(encodingMinSize))
+			return httpcompression.Adapter(httpcompression.BrotliCompressionLevel(q), httpcompression.MinSize(equalMinSize))
 		}}}
+	}
+	gzipPeers := []encodingPeer{
+		{name: "gzhttp", wrap: func() (func(http.Handler) http.Handler, error) {
+			wrap, err := gzhttp.NewWrapper(gzhttp.MinSize(equalMinSize), gzhttp.CompressionLevel(5))
+			if err != nil {
+				return nil, err
+			}
+			return func(h http.Handler) http.Handler { return wrap(h) }, nil
+		}},
+		{name: "httpcompression", wrap: func() (func(http.Handler) http.Handler, error) {
+			return httpcompression.Adapter(httpcompression.GzipCompressionLevel(5), httpcompression.MinSize(equalMinSize))
+		}},
+		// chi compresses every size, with compress/flate at the level given.
+		{name: "chi", wrap: func() (func(http.Handler) http.Handler, error) { return middleware.Compress(5), nil }},
 	}
 	at := func(name string, level int, own bool, peers []encodingPeer) equalLevelCoding {
 		c := base[name]
 		c.level, c.peers = level, peers
 		return equalLevelCoding{c, own}
 	}
-	gzipPeers := base["gzip"].peers[:2] // gzhttp and httpcompression, level 5
 	return []equalLevelCoding{
 		at("zstd", 1, true, zstdAt(zstd.SpeedFastest)),
 		at("zstd", 3, false, zstdAt(zstd.SpeedDefault)),
@@ -116,25 +177,31 @@ func equalLevelCodings() []equalLevelCoding {
 	}
 }
 
-// equalLevelBodies returns, per kind of body of the repository corpus, the
-// first 1 and 4 KiB of its first source, named kind-1k and kind-4k.
-func equalLevelBodies(b *testing.B) []encodingBody {
-	sources, err := corpus.Sources()
+// equalKind is one kind of body of the corpus, its cuts by size.
+type equalKind struct {
+	kind   string
+	bodies map[int][]encodingBody
+}
+
+// equalLevelBodies returns every cut of the repository corpus at
+// equalSizes, by kind.
+func equalLevelBodies(b *testing.B) []equalKind {
+	cuts, err := corpus.Bodies()
 	if err != nil {
 		b.Fatal(err)
 	}
-	var out []encodingBody
-	seen := map[string]bool{}
-	for _, s := range sources {
-		if seen[s.Kind] {
+	var kinds []equalKind
+	for _, c := range cuts {
+		if !slices.Contains(equalSizes, len(c.Data)) {
 			continue
 		}
-		seen[s.Kind] = true
-		for _, n := range []int{1 << 10, 4 << 10} {
-			out = append(out, encodingBody{fmt.Sprintf("%s-%dk", s.Kind, n>>10), kindContentType(s.Kind), s.Data[:n]})
+		if len(kinds) == 0 || kinds[len(kinds)-1].kind != c.Kind {
+			kinds = append(kinds, equalKind{c.Kind, map[int][]encodingBody{}})
 		}
+		k := &kinds[len(kinds)-1]
+		k.bodies[len(c.Data)] = append(k.bodies[len(c.Data)], encodingBody{c.Name(), kindContentType(c.Kind), c.Data})
 	}
-	return out
+	return kinds
 }
 
 // kindContentType is the Content-Type a server sends with a body of kind.
@@ -150,8 +217,8 @@ func kindContentType(kind string) string {
 		return "text/html; charset=utf-8"
 	case kind == "svg":
 		return "image/svg+xml"
-	case kind == "markdown":
-		return "text/markdown; charset=utf-8"
 	}
+	// Markdown too: chi's Compress leaves text/markdown alone, and every
+	// middleware must compress every body for the times to compare.
 	return "text/plain; charset=utf-8"
 }

@@ -6,15 +6,13 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"testing"
 )
 
 // BenchmarkMiddleware compares squeeze's encoding middleware with gzhttp,
 // httpcompression and chi's Compress, one response per iteration, at the
-// same codec and level (see encodingCodings), on JSON replies and the
-// corpus's web assets. Two baselines do the encoding without a middleware:
+// same codec and level (see encodingCodings), on JSON replies and two of
+// the corpus's web assets. Two baselines do the encoding without a middleware:
 // "bare" is the codec's library used the usual way, "codec" is squeeze's
 // codec doing what its middleware does for that body. out-B is the body
 // sent, ratio the body's size over it.
@@ -22,7 +20,7 @@ import (
 //	go test -run '^$' -bench Middleware -benchtime 0.3s -count 5 . > mw.txt
 //	benchstat -col /impl mw.txt
 func BenchmarkMiddleware(b *testing.B) {
-	bodies := encodingBodies()
+	bodies := encodingBodies(b)
 	for _, c := range encodingCodings() {
 		r := httptest.NewRequest(http.MethodGet, "/", nil)
 		r.Header.Set("Accept-Encoding", c.name)
@@ -63,23 +61,19 @@ type encodingBody struct {
 	data        []byte
 }
 
-// encodingBodies returns JSON replies of 1, 4, 20 and 100 KB (the corpus's
-// json-<n>k.json where it has that size, generated ones of the same shape
-// otherwise) and the corpus's minified jQuery and Bootstrap CSS when the
-// corpus is there.
-func encodingBodies() []encodingBody {
+// encodingBodies returns generated JSON replies of 1, 4, 20 and 100 KB
+// and two web assets of the repository corpus, the minified jQuery and
+// Bootstrap CSS (their first 24 KiB).
+func encodingBodies(b *testing.B) []encodingBody {
 	var bodies []encodingBody
 	for _, size := range []int{1 << 10, 4 << 10, 20 << 10, 100 << 10} {
 		bodies = append(bodies, encodingBody{fmt.Sprintf("json-%dk", size>>10), "application/json", wsdeflateRepeated(size)})
 	}
-	assets := []struct{ file, contentType string }{
-		{"jquery-3.8.0.min.js", "text/javascript; charset=utf-8"},
-		{"bootstrap.min.css", "text/css; charset=utf-8"},
-	}
-	for _, a := range assets {
-		if data, err := os.ReadFile(filepath.Join(wsdeflateCorpusDir(), a.file)); err == nil {
-			bodies = append(bodies, encodingBody{a.file, a.contentType, data})
-		}
+	for _, a := range []struct{ kind, name, contentType string }{
+		{"js-min", "jquery.min.js", "text/javascript; charset=utf-8"},
+		{"css-min", "bootstrap.min.css", "text/css; charset=utf-8"},
+	} {
+		bodies = append(bodies, encodingBody{a.name, a.contentType, corpusSource(b, a.kind, a.name)})
 	}
 	return bodies
 }

@@ -3,8 +3,6 @@ package benchmarks
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -21,7 +19,7 @@ var (
 )
 
 // wsdeflateJSON returns an API-style JSON message of about size bytes (the
-// shape of the corpus's json-*.json files: users with addresses and orders),
+// shape of a paginated API reply: users with addresses and orders),
 // different for every seed, as consecutive messages of real traffic are.
 func wsdeflateJSON(seed uint64, size int) []byte {
 	r := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -62,31 +60,6 @@ func wsdeflateMessages(n, size int) [][]byte {
 	return msgs
 }
 
-// wsdeflateRepeated returns the corpus's json-<size>.json when the corpus is
-// there (the repeated-message case of the published table), else one
-// generated message.
-func wsdeflateRepeated(size int) []byte {
-	name := fmt.Sprintf("json-%dk.json", size>>10)
-	if b, err := os.ReadFile(filepath.Join(wsdeflateCorpusDir(), name)); err == nil {
-		return b
-	}
-	return wsdeflateJSON(1, size)
-}
-
-// wsdeflateCorpusDir is $SQUEEZE_CORPUS, or ../shared/corpus beside the
-// repository root (the directory holding the main module's go.mod).
-func wsdeflateCorpusDir() string {
-	if d := os.Getenv("SQUEEZE_CORPUS"); d != "" {
-		return d
-	}
-	dir, _ := os.Getwd()
-	for d := dir; ; d = filepath.Dir(d) {
-		if b, err := os.ReadFile(filepath.Join(d, "go.mod")); err == nil &&
-			strings.Contains(string(b), "module github.com/squeezehttp/squeeze\n") {
-			return filepath.Join(d, "..", "shared", "corpus")
-		}
-		if filepath.Dir(d) == d {
-			return ""
-		}
-	}
-}
+// wsdeflateRepeated returns one generated JSON message of size bytes, the
+// same on every run: the repeated-message case of the tables.
+func wsdeflateRepeated(size int) []byte { return wsdeflateJSON(1, size) }

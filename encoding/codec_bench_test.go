@@ -3,11 +3,11 @@ package encoding
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
 // sweepInput is one body of the level sweep.
@@ -16,41 +16,22 @@ type sweepInput struct {
 	data []byte
 }
 
-// sweepCorpus returns the web assets and JSON replies of the benchmark
-// corpus (SQUEEZE_CORPUS, else ../shared/corpus beside the module root);
-// JSON sizes missing from it are generated, assets missing are left out.
+// sweepCorpus returns two web assets of the repository corpus (the first
+// 24 KiB of the minified jQuery and Bootstrap CSS) and generated JSON
+// replies of 1, 4, 16 and 64 KB.
 func sweepCorpus(b *testing.B) []sweepInput {
-	dir := os.Getenv("SQUEEZE_CORPUS")
-	if dir == "" {
-		root, err := os.Getwd()
-		if err != nil {
-			b.Fatal(err)
-		}
-		for {
-			if _, err := os.Stat(filepath.Join(root, "go.mod")); err == nil {
-				break
-			}
-			parent := filepath.Dir(root)
-			if parent == root {
-				break
-			}
-			root = parent
-		}
-		dir = filepath.Join(root, "..", "shared", "corpus")
+	sources, err := corpus.Sources()
+	if err != nil {
+		b.Fatal(err)
 	}
 	var inputs []sweepInput
-	for _, name := range []string{"jquery-3.8.0.min.js", "bootstrap.min.css"} {
-		if data, err := os.ReadFile(filepath.Join(dir, name)); err == nil {
-			inputs = append(inputs, sweepInput{name, data})
+	for _, s := range sources {
+		if s.Name == "jquery.min.js" || s.Name == "bootstrap.min.css" {
+			inputs = append(inputs, sweepInput{s.Name, s.Data})
 		}
 	}
 	for _, kb := range []int{1, 4, 16, 64} {
-		name := fmt.Sprintf("json-%dk.json", kb)
-		data, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			data = jsonText(kb << 10)
-		}
-		inputs = append(inputs, sweepInput{name, data})
+		inputs = append(inputs, sweepInput{fmt.Sprintf("json-%dk.json", kb), jsonText(kb << 10)})
 	}
 	return inputs
 }

@@ -30,7 +30,11 @@ type Series struct {
 type Line struct {
 	Title, XLabel, YLabel string
 	LogX, LogY            bool
-	Series                []Series
+	// SpanY makes a linear y axis span the data instead of starting at
+	// zero: for a frontier, where the differences between points are what
+	// the chart is for and the quantity's distance from zero is not.
+	SpanY  bool
+	Series []Series
 }
 
 // Bar is one bar of a Bars chart.
@@ -62,6 +66,7 @@ func (c Line) WriteTo(w io.Writer) (int64, error) {
 	xs, ys := newAxis(c.LogX), newAxis(c.LogY)
 	// The x axis is a measured quantity (sizes, counts) and spans the data.
 	xs.zero = false
+	ys.zero = !c.SpanY
 	for _, s := range c.Series {
 		for _, p := range s.Points {
 			xs.add(p.X)

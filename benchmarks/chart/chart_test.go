@@ -73,3 +73,14 @@ func TestLinearAxisStartsAtZero(t *testing.T) {
 		t.Errorf("axis spans %g..%g, want 0..100 (zero-based, rounded up to 1, 2 or 5 × 10^n)", a.min, a.max)
 	}
 }
+
+func TestSpanYDrawsTheDataNotZero(t *testing.T) {
+	c := Line{Title: "frontier", SpanY: true, Series: []Series{{Name: "a", Points: []Point{{10, 400, "1"}, {20, 450, "3"}}}}}
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), `text-anchor="end">0</text>`) {
+		t.Errorf("SpanY chart has a y tick at 0:\n%s", b.String())
+	}
+}

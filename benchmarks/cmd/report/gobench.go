@@ -33,6 +33,21 @@ var goBenches = []goBench{
 	{"WSDeflateIdleMemory", []string{"KiB/conn"}, "memory per idle connection's compression state"},
 }
 
+// section is the published section b's tables go to.
+func (b goBench) section() string {
+	if b.name == "Middleware" {
+		return "middleware"
+	}
+	return "websocket"
+}
+
+func (b goBench) sectionTitle() string {
+	if b.name == "Middleware" {
+		return "Middleware against other Go middleware (BenchmarkMiddleware)"
+	}
+	return "WebSocket: wsdeflate against coder/websocket and gorilla/websocket"
+}
+
 // oursImpl are the /impl= labels that name squeeze's own implementation.
 var oursImpl = map[string]bool{"squeeze": true, "ours": true}
 
@@ -45,13 +60,23 @@ type benchLine struct {
 // goBenchmarks runs each benchmark with -count, compares the runs with
 // benchstat, and tabulates medians with ratios to our implementation.
 func (r *Report) goBenchmarks(ctx context.Context) error {
-	r.section("Go benchmarks, side by side",
-		fmt.Sprintf("The side-by-side benchmarks of this module, run with `-count %d` and compared with benchstat "+
-			"(`go run golang.org/x/perf/cmd/benchstat@latest`, run as a command so this module does not depend on x/perf). "+
-			"The tables give medians; each ratio is that column's value over squeeze's, so above 1× means squeeze uses less "+
-			"(time, bytes) — except for msgs/s, where it is ours over theirs.", r.Mode.Count))
+	intro := fmt.Sprintf("Run with `-count %d` and compared with benchstat "+
+		"(`go run golang.org/x/perf/cmd/benchstat@latest`, run as a command so this module does not depend on x/perf). "+
+		"The tables give medians; each ratio is that column's value over squeeze's, so above 1× means squeeze uses less "+
+		"(time, bytes) — except for msgs/s, where it is ours over theirs.", r.Mode.Count)
+	begun := map[string]bool{}
+	for _, b := range goBenches {
+		if begun[b.section()] {
+			continue
+		}
+		begun[b.section()] = true
+		r.begin(b.section())
+		r.section(b.sectionTitle(), intro)
+		if r.Mode.Tiny {
+			r.skip("tiny mode (the test): `.ci/run` already runs every benchmark once")
+		}
+	}
 	if r.Mode.Tiny {
-		r.skip("tiny mode (the test): `.ci/run` already runs every benchmark once")
 		return nil
 	}
 	for _, b := range goBenches {
@@ -59,30 +84,41 @@ func (r *Report) goBenchmarks(ctx context.Context) error {
 		if bt == "" {
 			continue
 		}
-		args := []string{"test", "-run", "^$", "-bench", "^Benchmark" + b.name + "$", "-benchtime", bt, "-count", strconv.Itoa(r.Mode.Count), "-timeout", "30m", "."}
-		cmdline := "go " + strings.Join(args, " ")
-		r.logf("   %s", cmdline)
-		cmd := exec.CommandContext(ctx, "go", args...)
-		cmd.Dir = r.ModuleDir
-		start := time.Now()
-		out, err := cmd.CombinedOutput()
-		r.logf("   ... %v", time.Since(start).Round(time.Second))
+		r.md = r.sections[b.section()]
+		out, raw, cmdline, err := r.runBench(ctx, "^Benchmark"+b.name+"$", bt, r.Mode.Count)
 		if err != nil {
-			fmt.Fprintf(&r.md, "### %s\n\n`%s` failed: %v\n\n```\n%s\n```\n\n", b.name, cmdline, err, tail(string(out), 20))
+			fmt.Fprintf(r.md, "### %s\n\n`%s` failed: %v\n\n```\n%s\n```\n\n", b.name, cmdline, err, tail(out, 20))
 			continue
 		}
-		raw := filepath.Join(r.tmp, b.name+".txt")
-		if err := os.WriteFile(raw, out, 0o644); err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		lines := parseBench(string(out))
-		fmt.Fprintf(&r.md, "### %s\n\n%s.\n\n", b.name, b.about)
+		lines := parseBench(out)
+		fmt.Fprintf(r.md, "### %s\n\n%s.\n\n", b.name, b.about)
 		r.benchTable(b, lines)
 		stat := r.benchstat(ctx, raw)
-		fmt.Fprintf(&r.md, "```\n%s | benchstat -col /impl -\n```\n\n", cmdline)
-		fmt.Fprintf(&r.md, "<details><summary>benchstat</summary>\n\n```\n%s```\n\n</details>\n\n", stat)
+		fmt.Fprintf(r.md, "```\n%s | benchstat -col /impl -\n```\n\n", cmdline)
+		fmt.Fprintf(r.md, "<details><summary>benchstat</summary>\n\n```\n%s```\n\n</details>\n\n", stat)
 	}
 	return nil
+}
+
+// runBench runs the module's benchmarks that pattern selects and returns
+// their output, the file it is saved in (for benchstat) and the command.
+func (r *Report) runBench(ctx context.Context, pattern, benchtime string, count int) (out, raw, cmdline string, err error) {
+	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchtime", benchtime, "-count", strconv.Itoa(count), "-timeout", "30m", "."}
+	cmdline = fmt.Sprintf("go test -run '^$' -bench '%s' -benchtime %s -count %d .", pattern, benchtime, count)
+	r.logf("   %s", cmdline)
+	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.Dir = r.ModuleDir
+	start := time.Now()
+	b, err := cmd.CombinedOutput()
+	r.logf("   ... %v", time.Since(start).Round(time.Second))
+	if err != nil {
+		return string(b), "", cmdline, err
+	}
+	raw = filepath.Join(r.tmp, strings.NewReplacer("^", "", "$", "", "/", "_", "*", "", "(", "", ")", "", "|", "_").Replace(pattern)+".txt")
+	if err := os.WriteFile(raw, b, 0o644); err != nil {
+		return "", "", cmdline, fmt.Errorf("report: %w", err)
+	}
+	return string(b), raw, cmdline, nil
 }
 
 // benchstat runs benchstat on one raw file, or says why it could not.
@@ -206,14 +242,10 @@ func (r *Report) benchTable(b goBench, lines []benchLine) {
 			row := []string{"geomean ratio"}
 			for _, impl := range impls {
 				row = append(row, ratio(geomean(geo[impl])))
-				if b.name == "Middleware" && unit == "ns/op" && (impl == "gzhttp" || impl == "httpcompression" || impl == "chi") {
-					r.addHeadline(fmt.Sprintf("Middleware time, %s over squeeze (geomean of %d cases; above 1× squeeze is faster)", impl, len(geo[impl])),
-						ratio(geomean(geo[impl])), fmt.Sprintf("go test -run '^$' -bench '^BenchmarkMiddleware$' -benchtime %s -count %d .", r.Mode.Benchtime[b.name], r.Mode.Count))
-				}
 			}
 			rows = append(rows, row)
 		}
-		writeTable(&r.md, head, rows)
+		writeTable(r.md, head, rows)
 	}
 	r.benchCharts(b, groups, impls, med, ours)
 }
@@ -256,7 +288,7 @@ func (r *Report) benchCharts(b goBench, groups, impls []string, med func(g, impl
 		u = "µs"
 	}
 	r.charts[file] = chart.Bars{Title: title + "; squeeze in orange", Unit: u, Bars: bars}
-	fmt.Fprintf(&r.md, "![%s](charts/%s)\n\n", b.name, file)
+	fmt.Fprintf(r.md, "![%s]({charts}/%s)\n\n", b.name, file)
 	if ours == "" || len(groups) == 0 {
 		return
 	}
@@ -273,8 +305,18 @@ func (r *Report) benchCharts(b goBench, groups, impls []string, med func(g, impl
 		if unit == "msgs/s" {
 			x = o / p
 		}
-		r.addHeadline(fmt.Sprintf("%s %s, ours vs %s", b.name, g, peer), fmt.Sprintf("%s vs %s %s (%s)", num(o), num(p), unit, ratio(x)),
-			fmt.Sprintf("go test -run '^$' -bench '^Benchmark%s$' -benchtime %s -count %d .", b.name, r.Mode.Benchtime[b.name], r.Mode.Count))
+		cmd := fmt.Sprintf("go test -run '^$' -bench '^Benchmark%s$' -benchtime %s -count %d .", b.name, r.Mode.Benchtime[b.name], r.Mode.Count)
+		r.addSummary(fmt.Sprintf("%s %s, ours vs %s", b.name, g, peer), fmt.Sprintf("%s vs %s %s (%s)", num(o), num(p), unit, ratio(x)), cmd)
+		if b.name == "WSEcho" && peer == "coder" && g == "size=1K/mode=takeover" {
+			// Both at DEFLATE level 1: wsdeflate's default and coder's
+			// flate.BestSpeed.
+			r.addHeadline("websocket", headlineFigure{
+				what:  "WebSocket echo over loopback, 1 KB JSON messages, permessage-deflate level 1 with context takeover at both ends",
+				ours:  fmt.Sprintf("%s msgs/s", num(o)),
+				peer:  fmt.Sprintf("coder/websocket: %s msgs/s", num(p)),
+				ratio: ratio(x), command: cmd,
+			})
+		}
 	}
 }
 

@@ -61,10 +61,10 @@ func (r *Report) levels(ctx context.Context) error {
 		}
 		series = append(series, ser)
 	}
-	writeTable(&r.md, []string{"codec", "level", "output bytes", "ratio", "MB/s", "time"}, rows)
-	command(&r.md, "go run ./cmd/report -only levels")
+	writeTable(r.md, []string{"codec", "level", "output bytes", "ratio", "MB/s", "time"}, rows)
+	command(r.md, "go run ./cmd/report -only levels")
 	r.charts["levels.svg"] = chart.Line{Title: "Level sweep on " + a.name + " (labels: level)",
 		XLabel: "output bytes", YLabel: "MB/s (log)", LogY: true, Series: series}
-	r.md.WriteString("![level sweep](charts/levels.svg)\n\n")
+	r.md.WriteString("![level sweep]({charts}/levels.svg)\n\n")
 	return nil
 }

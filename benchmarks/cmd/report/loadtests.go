@@ -68,7 +68,7 @@ func (r *Report) loadTests(ctx context.Context) error {
 	ng, why := r.startNginx(a)
 	if ng == nil {
 		r.logf("   nginx rows skipped: %s", why)
-		fmt.Fprintf(&r.md, "nginx rows skipped: %s.\n\n", why)
+		fmt.Fprintf(r.md, "nginx rows skipped: %s.\n\n", why)
 	} else {
 		defer ng.Stop()
 	}
@@ -129,11 +129,11 @@ func (r *Report) loadTests(ctx context.Context) error {
 		top := r.Mode.WrkConns[len(r.Mode.WrkConns)-1]
 		bars = append(bars, chart.Bar{Label: res.target.key + " (" + coding + ")", Value: res.wrk[top].RPS, Ours: !res.target.nginx && !strings.HasPrefix(res.target.key, "fs-")})
 	}
-	writeTable(&r.md, head, rows)
-	fmt.Fprintf(&r.md, "nginx's peak RSS is for the single nginx process that serves all its rows. Commands (URLs vary by port):\n\n")
-	command(&r.md, cmds...)
+	writeTable(r.md, head, rows)
+	fmt.Fprintf(r.md, "nginx's peak RSS is for the single nginx process that serves all its rows. Commands (URLs vary by port):\n\n")
+	command(r.md, cmds...)
 	r.charts["load-rps.svg"] = chart.Bars{Title: fmt.Sprintf("wrk, %d connections: requests per second (squeeze in orange)", r.Mode.WrkConns[len(r.Mode.WrkConns)-1]), Unit: "rps", Bars: bars}
-	fmt.Fprintf(&r.md, "![requests per second](charts/load-rps.svg)\n\n")
+	fmt.Fprintf(r.md, "![requests per second]({charts}/load-rps.svg)\n\n")
 	r.staticTargets(results)
 	return nil
 }

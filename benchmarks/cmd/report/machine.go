@@ -35,7 +35,7 @@ func (r *Report) machine() {
 	for _, m := range requirements(r.ModuleDir) {
 		rows = append(rows, []string{m[0], m[1]})
 	}
-	writeTable(&r.md, []string{"", ""}, rows)
+	writeTable(r.md, []string{"", ""}, rows)
 }
 
 func yesNo(ok bool, yes, no string) string {

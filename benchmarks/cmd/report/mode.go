@@ -47,6 +47,7 @@ func fullMode() Mode {
 		Count: 5,
 		Benchtime: map[string]string{
 			"Middleware":          "0.02s",
+			"EqualLevel":          "0.03s",
 			"WSEcho":              "1000x",
 			"WSDeflateRoundTrip":  "0.03s",
 			"WSIdleHeap":          "1x",
@@ -69,6 +70,7 @@ func quickMode() Mode {
 		Count: 1,
 		Benchtime: map[string]string{
 			"Middleware":          "0.05s",
+			"EqualLevel":          "0.03s",
 			"WSEcho":              "300x",
 			"WSDeflateRoundTrip":  "0.03s",
 			"WSIdleHeap":          "1x",

@@ -84,11 +84,11 @@ func (r *Report) scalingBodySize(ctx context.Context) error {
 		rows = append(rows, append(row, slope, fmt.Sprintf("%.2f", logSlope(xs, ys))))
 		series = append(series, ser)
 	}
-	writeTable(&r.md, head, rows)
-	command(&r.md, "go run ./cmd/report -only scaling")
+	writeTable(r.md, head, rows)
+	command(r.md, "go run ./cmd/report -only scaling")
 	r.charts["scaling-body.svg"] = chart.Line{Title: "Time per response against body size (level 4)",
 		XLabel: "body bytes (log)", YLabel: "µs per response (log)", LogX: true, LogY: true, Series: series}
-	r.md.WriteString("![time per response](charts/scaling-body.svg)\n\n")
+	r.md.WriteString("![time per response]({charts}/scaling-body.svg)\n\n")
 	return nil
 }
 

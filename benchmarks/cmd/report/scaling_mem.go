@@ -76,10 +76,10 @@ func (r *Report) scalingInFlight(ctx context.Context) error {
 		rows = append(rows, append(row, size(k)+" per response"))
 		series = append(series, ser)
 	}
-	writeTable(&r.md, head, rows)
+	writeTable(r.md, head, rows)
 	r.charts["scaling-inflight.svg"] = chart.Line{Title: "Server heap against compressed responses in flight",
 		XLabel: "responses in flight (log)", YLabel: "heap MiB (log)", LogX: true, LogY: true, Series: series}
-	r.md.WriteString("![heap in flight](charts/scaling-inflight.svg)\n\n")
+	r.md.WriteString("![heap in flight]({charts}/scaling-inflight.svg)\n\n")
 	return nil
 }
 
@@ -135,7 +135,7 @@ func (r *Report) scalingWSIdle(ctx context.Context) error {
 				capped = append(capped, n)
 			}
 		}
-		fmt.Fprintf(&r.md, "The open-file limit (%d, hard) does not allow %d connections here; measured up to %d.\n\n", got, points[len(points)-1], capped[len(capped)-1])
+		fmt.Fprintf(r.md, "The open-file limit (%d, hard) does not allow %d connections here; measured up to %d.\n\n", got, points[len(points)-1], capped[len(capped)-1])
 		points = capped
 	}
 	srv, err := r.startOurs(nil)
@@ -184,14 +184,14 @@ func (r *Report) scalingWSIdle(ctx context.Context) error {
 		ser.Points = append(ser.Points, chart.Point{X: float64(n), Y: max(heap+stack, 1) / (1 << 20)})
 		r.logf("   ws idle N=%d: heap %s stack %s", n, size(heap), size(stack))
 	}
-	writeTable(&r.md, []string{"connections", "heap", "stack", "per connection"}, rows)
+	writeTable(r.md, []string{"connections", "heap", "stack", "per connection"}, rows)
 	_, kh := fit(xs, heaps)
 	_, ks := fit(xs, stacks)
-	fmt.Fprintf(&r.md, "Slope: %s of heap and %s of stack per idle connection (server side only).\n\n", size(kh), size(ks))
+	fmt.Fprintf(r.md, "Slope: %s of heap and %s of stack per idle connection (server side only).\n\n", size(kh), size(ks))
 	r.charts["scaling-ws-idle.svg"] = chart.Line{Title: "Server memory against idle WebSocket connections",
 		XLabel: "idle connections (log)", YLabel: "heap + stack MiB (log)", LogX: true, LogY: true, Series: []chart.Series{ser}}
-	r.md.WriteString("![idle websocket memory](charts/scaling-ws-idle.svg)\n\n")
-	r.addHeadline("Server memory per idle permessage-deflate connection (context takeover)",
+	r.md.WriteString("![idle websocket memory]({charts}/scaling-ws-idle.svg)\n\n")
+	r.addSummary("Server memory per idle permessage-deflate connection (context takeover)",
 		fmt.Sprintf("%s heap + %s stack (slope over %d..%d)", size(kh), size(ks), points[0], points[len(points)-1]), "go run ./cmd/report -only scaling")
 	return nil
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -15,12 +14,11 @@ import (
 
 // assets are the files the load tests serve.
 type assets struct {
-	name     string // the asset's file name, such as jquery-3.8.0.min.js
+	name     string // the asset's file name, jquery.min.js
 	asset    string // its path
 	static   string // a directory with the asset and its .br, .gz and .zst sidecars
 	fallback string // a directory with the asset alone
 	json     string // a 4 KB JSON reply, "" for the server's generated one
-	real     bool   // the asset is the corpus's jQuery, not generated
 }
 
 // sidecarLevels are the levels sidecars are made at: the highest, as a
@@ -34,24 +32,12 @@ var sidecarLevels = []struct {
 // prepareAssets lays out the served files in the scratch directory, once.
 func (r *Report) prepareAssets() (*assets, error) {
 	a := &assets{static: filepath.Join(r.tmp, "static"), fallback: filepath.Join(r.tmp, "fallback")}
-	var data []byte
-	if r.corpus != "" {
-		matches, _ := filepath.Glob(filepath.Join(r.corpus, "jquery*.min.js"))
-		sort.Strings(matches)
-		if len(matches) > 0 {
-			b, err := os.ReadFile(matches[len(matches)-1])
-			if err != nil {
-				return nil, fmt.Errorf("report: %w", err)
-			}
-			a.name, data, a.real = filepath.Base(matches[len(matches)-1]), b, true
-		}
-		if j := filepath.Join(r.corpus, "json-4k.json"); fileExists(j) {
-			a.json = j
-		}
+	// The corpus's minified jQuery, cut to 24 KiB in the repository.
+	data, err := readFile(filepath.Join(r.corpus, "js-min", "jquery.min.js"))
+	if err != nil {
+		return nil, err
 	}
-	if data == nil {
-		a.name, data = "asset.json", load.JSON(90<<10)
-	}
+	a.name = "jquery.min.js"
 	for _, d := range []string{a.static, a.fallback} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return nil, fmt.Errorf("report: %w", err)
@@ -71,11 +57,6 @@ func (r *Report) prepareAssets() (*assets, error) {
 		}
 	}
 	return a, nil
-}
-
-func fileExists(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // ours is a running cmd/loadserver.

@@ -12,6 +12,7 @@ import (
 // or wrk, missing) is a row marked not measured, as is the ab column when
 // ab is missing.
 func (r *Report) staticTargets(res map[string]*loadResult) {
+	r.begin("static")
 	r.section("Static files: the precompressed package's targets", "The wrk columns come from the load run above. "+
 		"ab runs three interleaved rounds per target and keeps the median. \"Same bytes\" is http.FileServer sending the .br sidecar as a plain file: the bytes on the wire match, only the work differs.")
 	// The targets are set at wrk -c 32; a mode without it uses its largest count.
@@ -51,20 +52,20 @@ func (r *Report) staticTargets(res map[string]*loadResult) {
 			fmt.Sprintf("%s vs %s = %s%s", num(wrkA), num(wrkB), ratio(wrkA/wrkB), verdict(wrkA/wrkB)),
 			targetText(target)})
 		if target > 0 && abOKA && abOKB && abB > 0 {
-			r.addHeadline(what, fmt.Sprintf("%s (ab -k -c 1), %s (wrk -c %d)", ratio(abA/abB), ratio(wrkA/wrkB), conns), res[a].abCmd)
+			r.addSummary(what, fmt.Sprintf("%s (ab -k -c 1), %s (wrk -c %d)", ratio(abA/abB), ratio(wrkA/wrkB), conns), res[a].abCmd)
 		}
 	}
 	check("br sidecar vs http.FileServer, same bytes", "pc-sidecar", "fs-same", 0.9)
 	check("br sidecar vs http.FileServer, uncompressed file", "pc-sidecar", "fs-plain", 0)
 	check("br sidecar vs nginx brotli_static", "pc-sidecar", "ng-brstatic", 0)
 	check("no sidecar, cached, vs nginx br 4 on the fly", "pc-fallback", "ng-br", 10)
-	writeTable(&r.md, []string{"comparison", "ab -k -c 1 (rps)", fmt.Sprintf("wrk -c %d (rps)", conns), "target"}, rows)
+	writeTable(r.md, []string{"comparison", "ab -k -c 1 (rps)", fmt.Sprintf("wrk -c %d (rps)", conns), "target"}, rows)
 	if f, n := res["pc-fallback"], res["ng-br"]; f != nil && n != nil {
 		verdict := "no larger ✓"
 		if f.probe.BodyBytes > n.probe.BodyBytes {
 			verdict = "larger ✗"
 		}
-		fmt.Fprintf(&r.md, "Output size: the cached fallback sends %d bytes of %s, nginx br 4 on the fly %d bytes of %s: %s.\n\n",
+		fmt.Fprintf(r.md, "Output size: the cached fallback sends %d bytes of %s, nginx br 4 on the fly %d bytes of %s: %s.\n\n",
 			f.probe.BodyBytes, f.probe.ContentEncoding, n.probe.BodyBytes, n.probe.ContentEncoding, verdict)
 	}
 	var cmds []string
@@ -74,7 +75,7 @@ func (r *Report) staticTargets(res map[string]*loadResult) {
 		}
 	}
 	if len(cmds) > 0 {
-		command(&r.md, cmds...)
+		command(r.md, cmds...)
 	}
 }
 

@@ -1,0 +1,456 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/squeezehttp/squeeze/benchmarks/chart"
+)
+
+// The implementations of BenchmarkEqualLevel: squeeze as shipped (the
+// library encodes), squeeze with OwnSmallBodyEncoders, and the peers.
+const (
+	implLibrary = "squeeze"
+	implOwn     = "squeeze-own"
+)
+
+var equalPeers = []string{"gzhttp", "httpcompression", "chi"}
+
+// The issue's goal for squeeze against the fastest Go peer at equal level.
+var equalGoals = []struct {
+	size int
+	goal float64
+}{{1 << 10, 2}, {4 << 10, 1.5}}
+
+// ownMaxBody is the largest body each own encoder serves, as
+// encoding.OwnSmallBodyEncoders documents; past it both columns are the
+// library's, so the own-encoder tables stop there.
+var ownMaxBody = map[string]int{"gzip": 4 << 10, "zstd": 4 << 10, "br": 8 << 10}
+
+// equalKey is one cell of BenchmarkEqualLevel: a coding at a level
+// ("gzip 5"), a kind of body, a size, an implementation.
+type equalKey struct {
+	level, kind string
+	size        int
+	impl        string
+}
+
+// equalRun is BenchmarkEqualLevel's medians.
+type equalRun struct {
+	ns, outB map[equalKey]float64
+	levels   []string // "zstd 1", ... in the order run
+	kinds    []string
+	sizes    []int
+	impls    map[string][]string // per level, in the order run
+}
+
+// equalLevel runs BenchmarkEqualLevel and writes the equal-level tables
+// per kind, the full table per size, the own encoders against the library
+// and the frontier chart.
+func (r *Report) equalLevel(ctx context.Context) error {
+	r.section("Middleware at equal level, on every kind of body",
+		"BenchmarkEqualLevel (encoding_equal_level_test.go) serves the repository corpus (testdata/corpus: 14 kinds of web body, "+
+			"each source cut at 256 B, 1, 4 and 8 KiB from two offsets) through squeeze and the other Go middleware at the same codec and level: "+
+			"zstd 1 (klauspost's SpeedFastest, gzhttp's and httpcompression's too) and 3 (SpeedDefault), gzip 5 (chi's is compress/flate at 5), "+
+			"br 3 and 4 (httpcompression is the only peer with br; gzhttp and chi have no zstd or br). "+
+			"squeeze is the library as shipped, whose codecs encode with klauspost/compress and andybalholm/brotli; "+
+			"squeeze-own is the same with `encoding.OwnSmallBodyEncoders`, at the levels its own encoders serve (gzip 5, zstd 1, br 3). "+
+			"Each time is the mean per response over the cuts of one kind and size. "+
+			"A ratio is the fastest peer's time over squeeze's: above 1× squeeze is faster. "+
+			"The goal set for squeeze is ≥ 2× at 1 KiB and ≥ 1.5× at 4 KiB for every kind, with bytes within 3 % of that peer's: "+
+			"✓ where both hold, ✗ where either does not.")
+	pattern, bt, count := "^BenchmarkEqualLevel$", r.Mode.Benchtime["EqualLevel"], r.Mode.Count
+	if r.Mode.Tiny {
+		// One kind, one iteration: the parsing and the tables, not numbers.
+		pattern, bt = "^BenchmarkEqualLevel$/.*/.*/^kind=css-min$", "1x"
+	}
+	if bt == "" {
+		r.skip("this mode does not run BenchmarkEqualLevel")
+		return nil
+	}
+	out, raw, cmdline, err := r.runBench(ctx, pattern, bt, count)
+	if err != nil {
+		fmt.Fprintf(r.md, "`%s` failed: %v\n\n```\n%s\n```\n\n", cmdline, err, tail(out, 20))
+		return nil
+	}
+	run := parseEqual(parseBench(out))
+	if len(run.levels) == 0 {
+		r.skip("BenchmarkEqualLevel printed no results")
+		return nil
+	}
+	for _, level := range run.levels {
+		r.equalTable(run, level)
+	}
+	command(r.md, cmdline)
+
+	r.begin("equal-level-sizes")
+	r.section("Middleware at equal level: every kind and size",
+		"µs per response (mean over the kind's cuts of that size) and, in parentheses, the mean body sent in bytes; from the same run as the per-kind tables.")
+	for _, level := range run.levels {
+		r.equalSizesTable(run, level)
+	}
+	fmt.Fprintf(r.md, "```\n%s | benchstat -col /impl -\n```\n\n", cmdline)
+	fmt.Fprintf(r.md, "<details><summary>benchstat</summary>\n\n```\n%s```\n\n</details>\n\n", r.benchstat(ctx, raw))
+
+	r.begin("own-encoders")
+	if err := r.ownTable(run, cmdline); err != nil {
+		return err
+	}
+
+	r.begin("frontier")
+	r.frontier(run)
+	return nil
+}
+
+// parseEqual reads BenchmarkEqualLevel's lines, grouped
+// coding=C/level=L/kind=K/size=N, into medians.
+func parseEqual(lines []benchLine) equalRun {
+	ns, outB := map[equalKey][]float64{}, map[equalKey][]float64{}
+	run := equalRun{ns: map[equalKey]float64{}, outB: map[equalKey]float64{}, impls: map[string][]string{}}
+	for _, l := range lines {
+		f := map[string]string{}
+		for _, part := range strings.Split(l.group, "/") {
+			if k, v, ok := strings.Cut(part, "="); ok {
+				f[k] = v
+			}
+		}
+		size, err := strconv.Atoi(f["size"])
+		if err != nil || f["coding"] == "" || f["kind"] == "" {
+			continue
+		}
+		k := equalKey{f["coding"] + " " + f["level"], f["kind"], size, l.impl}
+		ns[k] = append(ns[k], l.values["ns/op"])
+		outB[k] = append(outB[k], l.values["out-B"])
+		if !slices.Contains(run.levels, k.level) {
+			run.levels = append(run.levels, k.level)
+		}
+		if !slices.Contains(run.kinds, k.kind) {
+			run.kinds = append(run.kinds, k.kind)
+		}
+		if !slices.Contains(run.sizes, k.size) {
+			run.sizes = append(run.sizes, k.size)
+		}
+		if !slices.Contains(run.impls[k.level], k.impl) {
+			run.impls[k.level] = append(run.impls[k.level], k.impl)
+		}
+	}
+	for k, v := range ns {
+		run.ns[k], run.outB[k] = median(v), median(outB[k])
+	}
+	slices.Sort(run.sizes)
+	return run
+}
+
+// fastestPeer is the peer with the least time at one cell, "" when no
+// peer offers the level.
+func (run equalRun) fastestPeer(level, kind string, size int) (string, float64) {
+	best, t := "", math.Inf(1)
+	for _, p := range equalPeers {
+		if v, ok := run.ns[equalKey{level, kind, size, p}]; ok && v < t {
+			best, t = p, v
+		}
+	}
+	return best, t
+}
+
+// speedup is the fastest peer's time over impl's at one cell, with that
+// peer's bytes and name.
+func (run equalRun) speedup(level, kind string, size int, impl string) (x, peerBytes float64, peer string) {
+	peer, t := run.fastestPeer(level, kind, size)
+	o, ok := run.ns[equalKey{level, kind, size, impl}]
+	if peer == "" || !ok {
+		return math.NaN(), math.NaN(), ""
+	}
+	return t / o, run.outB[equalKey{level, kind, size, peer}], peer
+}
+
+// equalTable writes one level's table: per kind, squeeze against the
+// fastest peer at the goal sizes, the geomean and worst over every size,
+// and the bytes.
+func (r *Report) equalTable(run equalRun, level string) {
+	impls := run.impls[level]
+	own := slices.Contains(impls, implOwn)
+	fmt.Fprintf(r.md, "### %s (peers: %s)\n\n", level, strings.Join(without(impls, implLibrary, implOwn), ", "))
+	head := []string{"kind"}
+	for _, g := range equalGoals {
+		head = append(head, fmt.Sprintf("%s (goal ≥ %s)", sizeLabelB(g.size), ratio(g.goal)))
+	}
+	head = append(head, "all sizes: geomean / worst", "bytes vs that peer: geomean / worst")
+	if own {
+		head = append(head, "squeeze-own, "+sizeLabelB(equalGoals[0].size)+"; "+sizeLabelB(equalGoals[1].size))
+	}
+	var rows [][]string
+	type tally struct {
+		reached []int
+		x       [][]float64 // per goal size, over kinds
+	}
+	tallies := map[string]*tally{}
+	for _, impl := range []string{implLibrary, implOwn} {
+		tallies[impl] = &tally{make([]int, len(equalGoals)), make([][]float64, len(equalGoals))}
+	}
+	// verdict compares impl with the fastest peer at one goal size: the
+	// goal needs the speed and bytes within 3 % of that peer's.
+	verdict := func(impl, kind string, i int) (x float64, cell string) {
+		g := equalGoals[i]
+		x, pb, peer := run.speedup(level, kind, g.size, impl)
+		if math.IsNaN(x) {
+			return x, "–"
+		}
+		t := tallies[impl]
+		t.x[i] = append(t.x[i], x)
+		mark := " ✗"
+		if x >= g.goal && run.outB[equalKey{level, kind, g.size, impl}] <= pb*1.03 {
+			mark = " ✓"
+			t.reached[i]++
+		}
+		return x, fmt.Sprintf("%s vs %s%s", ratio(x), peer, mark)
+	}
+	for _, kind := range run.kinds {
+		row := []string{kind}
+		for i := range equalGoals {
+			_, cell := verdict(implLibrary, kind, i)
+			row = append(row, cell)
+		}
+		var xs, bytesRel []float64
+		for _, size := range run.sizes {
+			x, pb, _ := run.speedup(level, kind, size, implLibrary)
+			if math.IsNaN(x) {
+				continue
+			}
+			xs = append(xs, x)
+			bytesRel = append(bytesRel, run.outB[equalKey{level, kind, size, implLibrary}]/pb)
+		}
+		row = append(row, ratio(geomean(xs))+" / "+ratio(minOr(xs)),
+			pct(geomean(bytesRel))+" / "+pct(maxOr(bytesRel)))
+		if own {
+			var cells []string
+			for i := range equalGoals {
+				_, cell := verdict(implOwn, kind, i)
+				cells = append(cells, cell)
+			}
+			row = append(row, strings.Join(cells, "; "))
+		}
+		rows = append(rows, row)
+	}
+	writeTable(r.md, head, rows)
+	for _, impl := range []string{implLibrary, implOwn} {
+		if impl == implOwn && !own {
+			continue
+		}
+		t := tallies[impl]
+		var said []string
+		for i, g := range equalGoals {
+			said = append(said, fmt.Sprintf("≥ %s at %s for %d of %d kinds (geomean %s)", ratio(g.goal), sizeLabelB(g.size), t.reached[i], len(run.kinds), ratio(geomean(t.x[i]))))
+		}
+		fmt.Fprintf(r.md, "Goal reached by %s at %s: %s.\n\n", impl, level, strings.Join(said, ", "))
+		r.addSummary(fmt.Sprintf("Equal level, %s: %s against the fastest Go peer, kinds of body meeting the goal", level, impl),
+			strings.Join(said, "; "), "go run ./cmd/report -only equal")
+	}
+	if level == "gzip 5" {
+		r.equalHeadline(run, level)
+	}
+}
+
+// equalHeadline is the README's middleware figure: 1 KiB bodies at gzip 5,
+// the coding every peer offers, against the peer fastest over all kinds.
+func (r *Report) equalHeadline(run equalRun, level string) {
+	size := 1 << 10
+	var ours []float64
+	best, bestT := "", math.Inf(1)
+	for _, p := range equalPeers {
+		var ts []float64
+		for _, kind := range run.kinds {
+			if v, ok := run.ns[equalKey{level, kind, size, p}]; ok {
+				ts = append(ts, v)
+			}
+		}
+		if g := geomean(ts); len(ts) == len(run.kinds) && g < bestT {
+			best, bestT = p, g
+		}
+	}
+	for _, kind := range run.kinds {
+		ours = append(ours, run.ns[equalKey{level, kind, size, implLibrary}])
+	}
+	o := geomean(ours)
+	if best == "" || math.IsNaN(o) {
+		return
+	}
+	r.addHeadline("equal-level", headlineFigure{
+		what:    fmt.Sprintf("One 1 KiB response through the middleware at %s, geomean over %d kinds of web body", level, len(run.kinds)),
+		ours:    dur1(o),
+		peer:    fmt.Sprintf("%s: %s", best, dur1(bestT)),
+		ratio:   ratio(bestT / o),
+		command: "go run ./cmd/report -only equal",
+	})
+}
+
+// equalSizesTable writes one level's full table: every kind and size,
+// every implementation.
+func (r *Report) equalSizesTable(run equalRun, level string) {
+	impls := run.impls[level]
+	fmt.Fprintf(r.md, "### %s\n\n", level)
+	var rows [][]string
+	for _, kind := range run.kinds {
+		for _, size := range run.sizes {
+			row := []string{kind, sizeLabelB(size)}
+			for _, impl := range impls {
+				k := equalKey{level, kind, size, impl}
+				if _, ok := run.ns[k]; !ok {
+					row = append(row, "–")
+					continue
+				}
+				row = append(row, fmt.Sprintf("%s (%s)", num(run.ns[k]/1e3), num(run.outB[k])))
+			}
+			rows = append(rows, row)
+		}
+	}
+	writeTable(r.md, append([]string{"kind", "size"}, impls...), rows)
+}
+
+// ownTable writes the own encoders against the library at the same level,
+// per kind: the exact sizes of every body an own encoder serves, and the
+// time per response from BenchmarkEqualLevel.
+func (r *Report) ownTable(run equalRun, cmdline string) error {
+	r.section("Own small-body encoders against the library, same level",
+		"squeeze-own (`encoding.OwnSmallBodyEncoders`) against squeeze as shipped. "+
+			"Bytes: the own encoder's output over the library's, minus one (+2.0 % means 2 % larger; the goal is at most +3 %), "+
+			"geomean and worst over every body of the kind that the own encoder serves (every cut of the corpus up to 4 KiB for gzip and zstd, "+
+			"8 KiB for br), encoded one-shot as the middleware does, with the worst body named source/size@offset. "+
+			"Time: the library's time per response over the own encoder's, through the middleware (above 1× the own encoder is faster), "+
+			"geomean and worst over the sizes of BenchmarkEqualLevel that it serves.")
+	sizes, err := ownSizes()
+	if err != nil {
+		return err
+	}
+	var rows [][]string
+	over := map[string]int{}
+	for _, kind := range run.kinds {
+		row := []string{kind}
+		for _, l := range ownLevels {
+			coding, _, _ := strings.Cut(l.level, " ")
+			var t []float64
+			for _, size := range run.sizes {
+				own, lib := equalKey{l.level, kind, size, implOwn}, equalKey{l.level, kind, size, implLibrary}
+				if _, ok := run.ns[own]; ok && size <= ownMaxBody[coding] {
+					t = append(t, run.ns[lib]/run.ns[own])
+				}
+			}
+			s := sizes[l.level][kind]
+			if s.worst > 1.03 {
+				over[l.level]++
+			}
+			row = append(row, s.String(), ratio(geomean(t))+" / "+ratio(minOr(t)))
+		}
+		rows = append(rows, row)
+	}
+	head := []string{"kind"}
+	for _, l := range ownLevels {
+		head = append(head, l.level+" bytes: geomean / worst (body)", l.level+" time")
+	}
+	writeTable(r.md, head, rows)
+	for _, l := range ownLevels {
+		fmt.Fprintf(r.md, "- %s: the own encoder is more than 3 %% larger than the library on some body of %d of %d kinds.\n", l.level, over[l.level], len(run.kinds))
+	}
+	r.md.WriteString("\n")
+	command(r.md, cmdline)
+	return nil
+}
+
+// frontier charts bytes against time per response, one chart per coding:
+// one line per implementation through the levels it offers, each point
+// the geomean over every kind and size, so that own encoder and library
+// (and the peers) show where they sit on the speed/size frontier.
+func (r *Report) frontier(run equalRun) {
+	r.section("Frontier: bytes against time per response", "One chart per coding. Each point is one level (its label), "+
+		"at the geomean over every kind and size of the corpus of the time per response and of the body sent; lower left is better, "+
+		"and the bytes axis does not start at zero. squeeze-own has points only at the levels its encoders serve.")
+	var codings []string
+	for _, level := range run.levels {
+		if c, _, _ := strings.Cut(level, " "); !slices.Contains(codings, c) {
+			codings = append(codings, c)
+		}
+	}
+	var rows [][]string
+	for _, coding := range codings {
+		var series []chart.Series
+		for _, impl := range append([]string{implLibrary, implOwn}, equalPeers...) {
+			s := chart.Series{Name: impl}
+			for _, level := range run.levels {
+				if !strings.HasPrefix(level, coding+" ") {
+					continue
+				}
+				var ts, bs []float64
+				for _, kind := range run.kinds {
+					for _, size := range run.sizes {
+						k := equalKey{level, kind, size, impl}
+						if _, ok := run.ns[k]; ok {
+							ts, bs = append(ts, run.ns[k]/1e3), append(bs, run.outB[k])
+						}
+					}
+				}
+				// A point is comparable only over the whole corpus.
+				if len(ts) == 0 || len(ts) != len(run.kinds)*len(run.sizes) {
+					continue
+				}
+				s.Points = append(s.Points, chart.Point{X: geomean(ts), Y: geomean(bs), Label: level})
+				rows = append(rows, []string{level, impl, num(geomean(ts)), num(geomean(bs))})
+			}
+			if len(s.Points) > 0 {
+				series = append(series, s)
+			}
+		}
+		file := "frontier-" + coding + ".svg"
+		r.charts[file] = chart.Line{Title: coding + " at equal level: bytes against µs per response",
+			XLabel: "µs per response", YLabel: "bytes sent", SpanY: true, Series: series}
+		fmt.Fprintf(r.md, "![frontier, %s]({charts}/%s)\n", coding, file)
+	}
+	r.md.WriteString("\n")
+	writeTable(r.md, []string{"coding and level", "implementation", "µs per response (geomean)", "bytes (geomean)"}, rows)
+}
+
+func without(s []string, drop ...string) []string {
+	var out []string
+	for _, x := range s {
+		if !slices.Contains(drop, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// pct writes a ratio x as a relative difference: 1.02 is "+2.0 %".
+func pct(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return "–"
+	}
+	return fmt.Sprintf("%+.1f %%", (x-1)*100)
+}
+
+func maxOr(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	return slices.Max(v)
+}
+
+func minOr(v []float64) float64 {
+	if len(v) == 0 {
+		return math.NaN()
+	}
+	return slices.Min(v)
+}
+
+// sizeLabelB writes a body size: 256 B, 1 KiB.
+func sizeLabelB(n int) string {
+	if n < 1<<10 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%d KiB", n>>10)
+}
+
+// dur1 writes nanoseconds as µs.
+func dur1(ns float64) string { return fmt.Sprintf("%s µs", num(ns/1e3)) }

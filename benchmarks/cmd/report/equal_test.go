@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestEqualGoalNeedsSpeedAndBytes: a kind meets the goal against the
+// fastest peer only when squeeze is fast enough and its body is within
+// 3 % of that peer's.
+func TestEqualGoalNeedsSpeedAndBytes(t *testing.T) {
+	var out strings.Builder
+	line := func(kind string, size int, impl string, ns, outB float64) {
+		fmt.Fprintf(&out, "BenchmarkEqualLevel/coding=gzip/level=5/kind=%s/size=%d/impl=%s-2 \t 100\t %g ns/op\t %g out-B\t 10 B/op\n", kind, size, impl, ns, outB)
+	}
+	for _, size := range []int{1024, 4096} {
+		// fast: twice as fast as gzhttp, the fastest peer, same bytes.
+		line("fast", size, "squeeze", 10, 500)
+		line("fast", size, "gzhttp", 20, 500)
+		line("fast", size, "chi", 40, 490)
+		// big: as fast, but 5 % larger than gzhttp's body.
+		line("big", size, "squeeze", 10, 525)
+		line("big", size, "gzhttp", 20, 500)
+		line("big", size, "chi", 40, 490)
+	}
+	run := parseEqual(parseBench(out.String()))
+	r := newTestReport()
+	r.begin("equal-level")
+	r.equalTable(run, "gzip 5")
+	got := r.md.String()
+	for _, want := range []string{
+		"| fast | 2.00× vs gzhttp ✓ | 2.00× vs gzhttp ✓ |",
+		"| big | 2.00× vs gzhttp ✗ | 2.00× vs gzhttp ✗ |",
+		"+5.0 % / +5.0 %",
+		"≥ 2.00× at 1 KiB for 1 of 2 kinds",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks %q:\n%s", want, got)
+		}
+	}
+	if _, ok := r.headline["equal-level"]; !ok {
+		t.Error("gzip 5 gave no README figure")
+	}
+}
