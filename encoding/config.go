@@ -107,8 +107,10 @@ type Config struct {
 	MaxRequestSize int64
 
 	// OnResponse, when set, is called once per response that the middleware
-	// handled, after the handler returned, with what it did: for example to
-	// export metrics. It must not retain r. Default: nil.
+	// handled, after the handler returned, with what it did and, for a body
+	// sent uncompressed, why (Stats.Skip): for example to export metrics.
+	// It is not called for a request that Skip left alone, nor for one whose
+	// handler hijacked the connection. It must not retain r. Default: nil.
 	OnResponse func(r *http.Request, s Stats)
 
 	// Dictionaries, when set, turns on Compression Dictionary Transport
@@ -144,6 +146,9 @@ type Stats struct {
 	// conditional header fields itself, with the 304 or 412 in Status, and
 	// dropped the BytesIn that the handler wrote.
 	Conditional bool
+	// Skip says why the body went out uncompressed: SkipNone when Coding
+	// is set.
+	Skip Skip
 }
 
 // ETagMode says how a strong ETag is made to differ per coding, as
