@@ -17,7 +17,8 @@ type Config struct {
 
 	// MinSize is the smallest body that is compressed, in bytes: below it the
 	// coding's framing and the CPU cost outweigh what is saved.
-	// Default 1024 (DefaultMinSize); negative means compress everything.
+	// Default 1024 (DefaultMinSize). EverySize compresses every body that
+	// has a byte; New refuses any other negative value.
 	MinSize int
 
 	// BufferSize is how much of a body is held back to decide and, when the
@@ -178,6 +179,10 @@ const (
 	ETagKeep
 )
 
+// EverySize, as Config.MinSize, compresses bodies of every size: all but
+// the empty ones, which no coding makes shorter.
+const EverySize = -1
+
 // Defaults of Config's fields.
 const (
 	DefaultMinSize        = 1024
@@ -239,14 +244,16 @@ func (c Config) settings() (*settings, error) {
 
 		dict: c.Dictionaries,
 	}
+	// A negative size other than EverySize is a mistake, not a request for
+	// the default: refuse it here rather than guess.
 	switch {
 	case s.minSize == 0:
 		s.minSize = DefaultMinSize
+	case s.minSize == EverySize:
+		s.minSize = 1
 	case s.minSize < 0:
-		s.minSize = 0
+		return nil, fmt.Errorf("encoding: Config.MinSize %d is negative; use EverySize to compress every size, or leave it 0 for the default", s.minSize)
 	}
-	// A negative size is a mistake, not a request for the default: refuse it
-	// here rather than guess.
 	switch {
 	case s.bufferSize < 0:
 		return nil, fmt.Errorf("encoding: Config.BufferSize %d is negative; leave it 0 for the default", s.bufferSize)

@@ -64,4 +64,3 @@ func (s Skip) String() string {
 	}
 	return "Skip(" + strconv.Itoa(int(s)) + ")"
 }
-

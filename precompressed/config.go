@@ -115,7 +115,9 @@ type Config struct {
 	Manifest *Manifest
 
 	// FallbackMinSize is the smallest file compressed on the fly. Zero
-	// means 512 bytes: below that the saving does not pay for the headers.
+	// means 512 bytes (DefaultMinSize): below that the saving does not pay
+	// for the headers. EverySize compresses every file that has a byte;
+	// any other negative value makes FileServer panic.
 	FallbackMinSize int64
 
 	// Dictionary, when set, marks versioned assets as compression
@@ -129,11 +131,32 @@ type Config struct {
 // less than 1 KiB plus four times the length of its name.
 const DefaultStatCacheBytes = 16 << 20
 
+// DefaultMinSize is the smallest file compressed, on the fly or by
+// Generate, when Config.FallbackMinSize or GenerateConfig.MinSize is zero.
+const DefaultMinSize = 512
+
+// EverySize, as Config.FallbackMinSize or GenerateConfig.MinSize,
+// compresses files of every size: all but the empty ones, which no coding
+// makes shorter. It is encoding.EverySize, the same for Config.MinSize of
+// the middleware.
+const EverySize = encoding.EverySize
+
 const (
 	defaultCheckInterval = time.Second
 	defaultCacheBytes    = 32 << 20
-	defaultMinSize       = 512
 )
+
+// minSize maps a minimum size as Config and GenerateConfig take it to the
+// one applied; ok is false for a negative value other than EverySize.
+func minSize(n int64) (size int64, ok bool) {
+	switch {
+	case n == 0:
+		return DefaultMinSize, true
+	case n == EverySize:
+		return 1, true
+	}
+	return n, n > 0
+}
 
 // sidecars returns cfg's sidecars with defaults applied; check has
 // vetted them.
@@ -165,6 +188,9 @@ func (cfg *Config) check() error {
 	}
 	if cfg.Sidecars != nil && len(cfg.Sidecars) == 0 {
 		return errors.New("precompressed: Config.Sidecars is empty; leave it nil for DefaultSidecars")
+	}
+	if _, ok := minSize(cfg.FallbackMinSize); !ok {
+		return fmt.Errorf("precompressed: Config.FallbackMinSize %d: must not be negative (EverySize compresses every size, zero means DefaultMinSize)", cfg.FallbackMinSize)
 	}
 	if cfg.StatCacheBytes < 0 {
 		return fmt.Errorf("precompressed: Config.StatCacheBytes %d: must not be negative (zero means DefaultStatCacheBytes)", cfg.StatCacheBytes)
@@ -240,8 +266,6 @@ func (cfg *Config) cacheBytes() int64 {
 }
 
 func (cfg *Config) minSize() int64 {
-	if cfg.FallbackMinSize == 0 {
-		return defaultMinSize
-	}
-	return cfg.FallbackMinSize
+	n, _ := minSize(cfg.FallbackMinSize) // check has refused the others
+	return n
 }

@@ -22,9 +22,10 @@ type GenerateConfig struct {
 	// "br" and "gzip"; naming another is an error.
 	Sidecars []Sidecar
 
-	// MinSize is the smallest original compressed. Zero means 512 bytes,
-	// as for Config.FallbackMinSize; a negative value compresses every
-	// file however small.
+	// MinSize is the smallest original compressed. Zero means 512 bytes
+	// (DefaultMinSize), as for Config.FallbackMinSize. EverySize
+	// compresses every file that has a byte; any other negative value is
+	// an error.
 	MinSize int64
 
 	// MinSaving is the fraction of the original's size a sidecar must save
@@ -196,11 +197,9 @@ func newGenerator(dir string, cfg GenerateConfig) (*generator, error) {
 			return nil, fmt.Errorf("precompressed: GenerateConfig.Sidecars[%d] %+v: need coding zstd, br or gzip and an extension like \".br\"", i, sc)
 		}
 	}
-	switch {
-	case g.minSize == 0:
-		g.minSize = defaultMinSize
-	case g.minSize < 0:
-		g.minSize = 0
+	var ok bool
+	if g.minSize, ok = minSize(cfg.MinSize); !ok {
+		return nil, fmt.Errorf("precompressed: GenerateConfig.MinSize %d: must not be negative (EverySize compresses every size, zero means DefaultMinSize)", cfg.MinSize)
 	}
 	switch {
 	case g.saving == 0:

@@ -230,6 +230,20 @@ func TestOnlyCompressibleFilesAboveMinSize(t *testing.T) {
 	}
 }
 
+// Zero means DefaultMinSize, as for every size knob; EverySize gives a
+// sidecar to a file of one byte too, when it is worth it, but never to an
+// empty one.
+func TestGenerateMinSizeZeroIsTheDefaultAndEverySizeIsEvery(t *testing.T) {
+	small := bytes.Repeat([]byte("a"), 100) // compressible, under DefaultMinSize
+	dir := genTree(t, map[string][]byte{"small.js": small, "empty.js": nil})
+	if rep := generate(t, dir, GenerateConfig{}); rep.Compressible != 0 {
+		t.Errorf("MinSize 0: %d compressible, want 0 (small.js is under DefaultMinSize)", rep.Compressible)
+	}
+	if rep := generate(t, dir, GenerateConfig{MinSize: EverySize}); rep.Compressible != 1 || rep.Written == 0 {
+		t.Errorf("MinSize EverySize: %+v; want small.js compressed and empty.js left alone", rep)
+	}
+}
+
 func TestOrphanedSidecarsDeletedOnlyWhenAsked(t *testing.T) {
 	dir := genTree(t, map[string][]byte{
 		"gone.js.br":     jsSidecar(t, "br"),
@@ -355,6 +369,7 @@ func TestGenerateRejectsBadConfigNamingTheField(t *testing.T) {
 		{GenerateConfig{Sidecars: []Sidecar{{"br", ".br"}, {"deflate", ".zz"}}}, "GenerateConfig.Sidecars[1]"},
 		{GenerateConfig{Sidecars: []Sidecar{{"br", "br"}}}, "GenerateConfig.Sidecars[0]"},
 		{GenerateConfig{Sidecars: []Sidecar{}}, "GenerateConfig.Sidecars is empty"},
+		{GenerateConfig{MinSize: -2}, "GenerateConfig.MinSize -2"},
 		{GenerateConfig{MinSaving: 1}, "GenerateConfig.MinSaving 1"},
 		{GenerateConfig{Workers: -1}, "GenerateConfig.Workers -1"},
 		{GenerateConfig{DeltaLevel: 23, Deltas: func(string) []string { return nil }}, "GenerateConfig.DeltaLevel 23"},

@@ -10,7 +10,8 @@
 // Flags:
 //
 //	-codings list    sidecars to write, in order: zstd,br,gzip (the default) or a subset
-//	-min-size n      smallest file compressed, in bytes (default 512; 0: all)
+//	-min-size n      smallest file compressed, in bytes (default 512), or "all"
+//	                 for every file that has a byte (precompressed.EverySize)
 //	-min-saving f    fraction of a file a sidecar must save to be kept (default 0.05; 0: any saving)
 //	-manifest name   keep a manifest of hashes and sizes at DIR/name, e.g. precompress.json
 //	-rewrite         replace existing sidecars that are not up to date even when
@@ -58,6 +59,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/squeezehttp/squeeze/precompressed"
@@ -93,7 +95,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fl.PrintDefaults()
 	}
 	codings := fl.String("codings", "zstd,br,gzip", "comma-separated `list` of sidecars to write: zstd, br, gzip")
-	minSize := fl.Int64("min-size", 512, "smallest file compressed, in `bytes`")
+	minSize := fl.String("min-size", strconv.Itoa(precompressed.DefaultMinSize), "smallest file compressed, in `bytes`, or \"all\" for every size")
 	minSaving := fl.Float64("min-saving", 0.05, "`fraction` of a file's size a sidecar must save to be kept")
 	manifest := fl.String("manifest", "", "keep a manifest of hashes and sizes at DIR/`name` (e.g. "+precompressed.DefaultManifest+")")
 	rewrite := fl.Bool("rewrite", false, "replace existing sidecars that are not up to date even when they hold the file in fewer bytes")
@@ -119,13 +121,14 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fmt.Fprintln(stderr, "precompress:", err)
 		return 2
 	}
+	size, sizeErr := parseMinSize(*minSize)
 	for _, bad := range []struct {
 		wrong bool
 		flag  string
 		value any
 		why   string
 	}{
-		{*minSize < 0, "-min-size", *minSize, "must not be negative"},
+		{sizeErr != nil, "-min-size", *minSize, fmt.Sprint(sizeErr)},
 		{*minSaving < 0 || *minSaving >= 1, "-min-saving", *minSaving, "must be at least 0 and less than 1"},
 		{*workers < 0, "-workers", *workers, "must not be negative"},
 		{*manifest != "" && (!fs.ValidPath(*manifest) || *manifest == "."), "-manifest", *manifest, "must be a slash-separated name inside DIR, such as " + precompressed.DefaultManifest},
@@ -136,10 +139,7 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		}
 	}
 	// GenerateConfig's zero values mean its defaults; its "none" is -1.
-	size, saving := *minSize, *minSaving
-	if size == 0 {
-		size = -1
-	}
+	saving := *minSaving
 	if saving == 0 {
 		saving = -1
 	}
@@ -175,6 +175,23 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fmt.Fprintln(stdout, summary(dir, rep))
 	}
 	return 0
+}
+
+// parseMinSize reads -min-size: a positive number of bytes, or "all" for
+// precompressed.EverySize. Zero is refused rather than given a meaning: in
+// GenerateConfig it means the default, and once meant "all" here.
+func parseMinSize(v string) (int64, error) {
+	if v == "all" {
+		return precompressed.EverySize, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case err != nil:
+		return 0, errors.New(`want a number of bytes or "all"`)
+	case n <= 0:
+		return 0, errors.New(`must be at least 1; "all" compresses every size`)
+	}
+	return n, nil
 }
 
 // message is err as the command reports it: with one prefix, its own

@@ -83,6 +83,28 @@ func TestRunFlagsChooseCodingsAndOutput(t *testing.T) {
 	}
 }
 
+// -min-size all is precompressed.EverySize: a file under the default of
+// 512 bytes gets its sidecar, which the default leaves out.
+func TestRunMinSizeAllCompressesEverySize(t *testing.T) {
+	dir := t.TempDir()
+	tiny := bytes.Repeat([]byte("let a = 1;\n"), 20) // 220 bytes
+	if err := os.WriteFile(filepath.Join(dir, "tiny.js"), tiny, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCmd(t, nil, "-codings", "gzip", dir); code != 0 {
+		t.Fatalf("default: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tiny.js.gz")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("tiny.js.gz written under the default -min-size (err %v)", err)
+	}
+	if code, _, errOut := runCmd(t, nil, "-min-size", "all", "-codings", "gzip", dir); code != 0 {
+		t.Fatalf("-min-size all: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tiny.js.gz")); err != nil {
+		t.Errorf("-min-size all left tiny.js without a sidecar: %v", err)
+	}
+}
+
 func TestRunProgressOnlyWhereGiven(t *testing.T) {
 	var progress bytes.Buffer
 	if code, _, errOut := runCmd(t, &progress, site(t)); code != 0 || errOut != "" {
@@ -117,6 +139,8 @@ func TestRunUsageErrorsNameTheFlag(t *testing.T) {
 		{[]string{"-min-saving", "1", dir}, "precompress: -min-saving 1: "},
 		{[]string{"-min-saving", "-0.5", dir}, "precompress: -min-saving -0.5: "},
 		{[]string{"-min-size", "-1", dir}, "precompress: -min-size -1: "},
+		{[]string{"-min-size", "0", dir}, `precompress: -min-size 0: must be at least 1; "all" compresses every size`},
+		{[]string{"-min-size", "some", dir}, "precompress: -min-size some: "},
 		{[]string{"-workers", "-1", dir}, "precompress: -workers -1: "},
 		{[]string{"-manifest", "../precompress.json", dir}, "precompress: -manifest ../precompress.json: "},
 		{[]string{"-min-saving", "lots", dir}, "-min-saving"},
