@@ -17,8 +17,8 @@ type Config struct {
 
 	// MinSize is the smallest body that is compressed, in bytes: below it the
 	// coding's framing and the CPU cost outweigh what is saved.
-	// Default 1024 (DefaultMinSize). EverySize compresses every body that
-	// has a byte; New refuses any other negative value.
+	// Default 1024 (DefaultMinSize); EverySize compresses bodies of every
+	// size. New refuses a negative value.
 	MinSize int
 
 	// BufferSize is how much of a body is held back to decide and, when the
@@ -179,9 +179,10 @@ const (
 	ETagKeep
 )
 
-// EverySize, as Config.MinSize, compresses bodies of every size: all but
-// the empty ones, which no coding makes shorter.
-const EverySize = -1
+// EverySize, as Config.MinSize, compresses bodies of every size. It is the
+// smallest size, one byte: an empty body, which no coding makes shorter, is
+// never compressed.
+const EverySize = 1
 
 // Defaults of Config's fields.
 const (
@@ -244,23 +245,20 @@ func (c Config) settings() (*settings, error) {
 
 		dict: c.Dictionaries,
 	}
-	// A negative size other than EverySize is a mistake, not a request for
-	// the default: refuse it here rather than guess.
+	// A negative size is a mistake, not a request for the default or for
+	// no limit: refuse it here rather than guess.
 	switch {
-	case s.minSize == 0:
-		s.minSize = DefaultMinSize
-	case s.minSize == EverySize:
-		s.minSize = 1
 	case s.minSize < 0:
 		return nil, fmt.Errorf("encoding: Config.MinSize %d is negative; use EverySize to compress every size, or leave it 0 for the default", s.minSize)
-	}
-	switch {
 	case s.bufferSize < 0:
 		return nil, fmt.Errorf("encoding: Config.BufferSize %d is negative; leave it 0 for the default", s.bufferSize)
 	case s.maxRequestSize < 0:
 		return nil, fmt.Errorf("encoding: Config.MaxRequestSize %d is negative; leave it 0 for the default", s.maxRequestSize)
 	case s.jitter < 0:
 		return nil, fmt.Errorf("encoding: Config.Jitter %d is negative; leave it 0 for no padding", s.jitter)
+	}
+	if s.minSize == 0 {
+		s.minSize = DefaultMinSize
 	}
 	if s.bufferSize == 0 {
 		s.bufferSize = DefaultBufferSize

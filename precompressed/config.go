@@ -116,8 +116,8 @@ type Config struct {
 
 	// FallbackMinSize is the smallest file compressed on the fly. Zero
 	// means 512 bytes (DefaultMinSize): below that the saving does not pay
-	// for the headers. EverySize compresses every file that has a byte;
-	// any other negative value makes FileServer panic.
+	// for the headers. EverySize compresses files of every size; a
+	// negative value makes FileServer panic.
 	FallbackMinSize int64
 
 	// Dictionary, when set, marks versioned assets as compression
@@ -136,9 +136,9 @@ const DefaultStatCacheBytes = 16 << 20
 const DefaultMinSize = 512
 
 // EverySize, as Config.FallbackMinSize or GenerateConfig.MinSize,
-// compresses files of every size: all but the empty ones, which no coding
-// makes shorter. It is encoding.EverySize, the same for Config.MinSize of
-// the middleware.
+// compresses files of every size. It is encoding.EverySize, the smallest
+// size, one byte: an empty file, which no coding makes shorter, is never
+// compressed.
 const EverySize = encoding.EverySize
 
 const (
@@ -147,13 +147,10 @@ const (
 )
 
 // minSize maps a minimum size as Config and GenerateConfig take it to the
-// one applied; ok is false for a negative value other than EverySize.
+// one applied; ok is false for a negative value.
 func minSize(n int64) (size int64, ok bool) {
-	switch {
-	case n == 0:
+	if n == 0 {
 		return DefaultMinSize, true
-	case n == EverySize:
-		return 1, true
 	}
 	return n, n > 0
 }
@@ -190,7 +187,7 @@ func (cfg *Config) check() error {
 		return errors.New("precompressed: Config.Sidecars is empty; leave it nil for DefaultSidecars")
 	}
 	if _, ok := minSize(cfg.FallbackMinSize); !ok {
-		return fmt.Errorf("precompressed: Config.FallbackMinSize %d: must not be negative (EverySize compresses every size, zero means DefaultMinSize)", cfg.FallbackMinSize)
+		return fmt.Errorf("precompressed: Config.FallbackMinSize %d: must not be negative (EverySize compresses every size, 0 means DefaultMinSize)", cfg.FallbackMinSize)
 	}
 	if cfg.StatCacheBytes < 0 {
 		return fmt.Errorf("precompressed: Config.StatCacheBytes %d: must not be negative (zero means DefaultStatCacheBytes)", cfg.StatCacheBytes)

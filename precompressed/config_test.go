@@ -55,7 +55,7 @@ func TestMisconfigurationPanicsWhenBuiltNamingTheField(t *testing.T) {
 			return FileServer(fsys, Config{Sidecars: []Sidecar{{"br", ".br"}, {"gzip", ".br"}}})
 		}, "Config.Sidecars[1]"},
 		{"empty sidecar list", func() http.Handler { return FileServer(fsys, Config{Sidecars: []Sidecar{}}) }, "Config.Sidecars is empty"},
-		{"negative FallbackMinSize other than EverySize", func() http.Handler { return FileServer(fsys, Config{FallbackMinSize: -2}) }, "Config.FallbackMinSize -2"},
+		{"negative FallbackMinSize", func() http.Handler { return FileServer(fsys, Config{FallbackMinSize: -1}) }, "Config.FallbackMinSize -1"},
 		{"negative stat budget", func() http.Handler { return FileServer(fsys, Config{StatCacheBytes: -1}) }, "Config.StatCacheBytes -1"},
 		{"nil fallback codec", func() http.Handler {
 			return FileServer(fsys, Config{Fallback: []encoding.Codec{encoding.Gzip(), nil}})

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -211,6 +212,16 @@ func TestMinSavingIsConfigurable(t *testing.T) {
 	if rep := generate(t, dir, GenerateConfig{MinSaving: 0.5}); rep.Written != 3 {
 		t.Errorf("MinSaving 0.5: %+v, want 3 written", rep)
 	}
+	// A sidecar that saves a few bytes of a random file: under
+	// DefaultMinSaving, but smaller all the same.
+	dir = genTree(t, map[string][]byte{"noise.js": append(bytes.Repeat([]byte("a"), 80), pseudoRandom(2000)...)})
+	gz := []Sidecar{{"gzip", ".gz"}}
+	if rep := generate(t, dir, GenerateConfig{Sidecars: gz}); rep.Written != 0 {
+		t.Errorf("MinSaving 0 (DefaultMinSaving): %+v, want nothing written", rep)
+	}
+	if rep := generate(t, dir, GenerateConfig{Sidecars: gz, MinSaving: AnySaving}); rep.Written != 1 {
+		t.Errorf("MinSaving AnySaving: %+v, want the smaller sidecar written", rep)
+	}
 }
 
 func TestOnlyCompressibleFilesAboveMinSize(t *testing.T) {
@@ -369,8 +380,10 @@ func TestGenerateRejectsBadConfigNamingTheField(t *testing.T) {
 		{GenerateConfig{Sidecars: []Sidecar{{"br", ".br"}, {"deflate", ".zz"}}}, "GenerateConfig.Sidecars[1]"},
 		{GenerateConfig{Sidecars: []Sidecar{{"br", "br"}}}, "GenerateConfig.Sidecars[0]"},
 		{GenerateConfig{Sidecars: []Sidecar{}}, "GenerateConfig.Sidecars is empty"},
-		{GenerateConfig{MinSize: -2}, "GenerateConfig.MinSize -2"},
+		{GenerateConfig{MinSize: -1}, "GenerateConfig.MinSize -1"},
 		{GenerateConfig{MinSaving: 1}, "GenerateConfig.MinSaving 1"},
+		{GenerateConfig{MinSaving: -1}, "GenerateConfig.MinSaving -1"},
+		{GenerateConfig{MinSaving: math.NaN()}, "GenerateConfig.MinSaving NaN"},
 		{GenerateConfig{Workers: -1}, "GenerateConfig.Workers -1"},
 		{GenerateConfig{DeltaLevel: 23, Deltas: func(string) []string { return nil }}, "GenerateConfig.DeltaLevel 23"},
 		{GenerateConfig{Manifest: "../precompress.json"}, "GenerateConfig.Manifest"},
