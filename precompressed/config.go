@@ -212,8 +212,10 @@ func (cfg *Config) check() error {
 		if _, err := (dictionary.UseAs{Match: "/*", MatchDest: d.MatchDest}).Value(); err != nil {
 			return fmt.Errorf("precompressed: Config.Dictionary.MatchDest: %w", err)
 		}
-		if d.MaxAge < 0 {
-			return fmt.Errorf("precompressed: Config.Dictionary.MaxAge %v: must not be negative (zero means a year)", d.MaxAge)
+		// max-age is in whole seconds: under one, no response would be
+		// fresh, and so none usable as a dictionary.
+		if d.MaxAge < 0 || d.MaxAge > 0 && d.MaxAge < time.Second {
+			return fmt.Errorf("precompressed: Config.Dictionary.MaxAge %v: must be at least a second (zero means a year)", d.MaxAge)
 		}
 	}
 	return nil

@@ -69,6 +69,9 @@ func TestMisconfigurationPanicsWhenBuiltNamingTheField(t *testing.T) {
 		{"negative dictionary max-age", func() http.Handler {
 			return FileServer(fsys, Config{Dictionary: &DictionaryConfig{MaxAge: -time.Hour}})
 		}, "Config.Dictionary.MaxAge"},
+		{"sub-second dictionary max-age", func() http.Handler {
+			return FileServer(fsys, Config{Dictionary: &DictionaryConfig{MaxAge: time.Millisecond}})
+		}, "Config.Dictionary.MaxAge 1ms"},
 	} {
 		msg := buildPanic(tc.build)
 		if !strings.HasPrefix(msg, "precompressed: ") || !strings.Contains(msg, tc.want) {
