@@ -61,10 +61,10 @@ type Config struct {
 	Hide func(name string) bool
 
 	// CheckInterval is how long a file's stat results (found or not found)
-	// are trusted before they are checked again. Zero means one second; a
-	// negative value checks on every request. Files reporting a zero
-	// modification time, as embed.FS does, are taken to be immutable and
-	// are never checked again.
+	// are trusted before they are checked again. Zero means one second
+	// (DefaultCheckInterval); a negative value checks on every request.
+	// Files reporting a zero modification time, as embed.FS does, are
+	// taken to be immutable and are never checked again.
 	CheckInterval time.Duration
 
 	// StatCacheBytes bounds the memory that holds stat results, found and
@@ -86,11 +86,12 @@ type Config struct {
 
 	// FallbackCacheBytes bounds the memory that holds files compressed on
 	// the fly, and the decoded content of sidecars whose original is
-	// missing, least recently used first out. Zero means 32 MiB; a
-	// negative value turns on-the-fly compression and the caching of
-	// decoded content off. Files larger than a quarter of the budget are
-	// served uncompressed instead, and decoded content that large is
-	// decoded anew for each request, as it is sent.
+	// missing, least recently used first out. Zero means 32 MiB
+	// (DefaultFallbackCacheBytes); a negative value turns on-the-fly
+	// compression and the caching of decoded content off. Files larger
+	// than a quarter of the budget are served uncompressed instead, and
+	// decoded content that large is decoded anew for each request, as it
+	// is sent.
 	FallbackCacheBytes int64
 
 	// FallbackRecompress re-makes each file compressed on the fly at its
@@ -141,9 +142,10 @@ const DefaultMinSize = 512
 // compressed.
 const EverySize = encoding.EverySize
 
+// Defaults of Config's fields, when zero.
 const (
-	defaultCheckInterval = time.Second
-	defaultCacheBytes    = 32 << 20
+	DefaultCheckInterval      = time.Second // Config.CheckInterval
+	DefaultFallbackCacheBytes = 32 << 20    // Config.FallbackCacheBytes
 )
 
 // minSize maps a minimum size as Config and GenerateConfig take it to the
@@ -238,7 +240,7 @@ func validCoding(c string) bool {
 
 func (cfg *Config) checkInterval() time.Duration {
 	if cfg.CheckInterval == 0 {
-		return defaultCheckInterval
+		return DefaultCheckInterval
 	}
 	return cfg.CheckInterval
 }
@@ -259,7 +261,7 @@ func (cfg *Config) fallback() []encoding.Codec {
 
 func (cfg *Config) cacheBytes() int64 {
 	if cfg.FallbackCacheBytes == 0 {
-		return defaultCacheBytes
+		return DefaultFallbackCacheBytes
 	}
 	return cfg.FallbackCacheBytes
 }
