@@ -37,6 +37,16 @@ func serveText(n int) http.HandlerFunc {
 	return writeBody("text/plain; charset=utf-8", sampleText(n))
 }
 
+// textWith is a handler that writes 4 KiB of text with the field name set
+// to value.
+func textWith(name, value string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Header().Set(name, value)
+		w.Write(sampleText(4096))
+	}
+}
+
 func TestSkipReasonNoneWhenCompressed(t *testing.T) {
 	rec, s := skipOf(t, Config{}, serveText(4096), "GET", "Accept-Encoding: gzip")
 	if s.Coding != "gzip" || s.Skip != SkipNone || rec.Header().Get("Content-Encoding") != "gzip" {
@@ -73,12 +83,7 @@ func TestSkipReasonTypeNotCompressible(t *testing.T) {
 
 // RFC 9110 §8.4: a body the handler encoded is not encoded again.
 func TestSkipReasonEncodedRFC9110ContentEncoding(t *testing.T) {
-	h := func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		w.Header().Set("Content-Encoding", "gzip")
-		w.Write(sampleText(4096))
-	}
-	rec, s := skipOf(t, Config{}, h, "GET", "Accept-Encoding: br, gzip")
+	rec, s := skipOf(t, Config{}, textWith("Content-Encoding", "gzip"), "GET", "Accept-Encoding: br, gzip")
 	wantSkip(t, rec, s, SkipEncoded)
 	if rec.Header().Get("Content-Encoding") != "gzip" {
 		t.Errorf("the handler's own coding changed: %s", describe(rec))
@@ -87,12 +92,7 @@ func TestSkipReasonEncodedRFC9110ContentEncoding(t *testing.T) {
 
 // RFC 9111 §5.2.2.6: no-transform forbids changing the content.
 func TestSkipReasonNoTransformRFC9111(t *testing.T) {
-	h := func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		w.Header().Set("Cache-Control", "public, No-Transform")
-		w.Write(sampleText(4096))
-	}
-	rec, s := skipOf(t, Config{}, h, "GET", "Accept-Encoding: gzip")
+	rec, s := skipOf(t, Config{}, textWith("Cache-Control", "public, No-Transform"), "GET", "Accept-Encoding: gzip")
 	wantSkip(t, rec, s, SkipNoTransform)
 }
 
@@ -162,12 +162,7 @@ func TestSkipReasonRangeRFC9110(t *testing.T) {
 	if rec.Code != http.StatusPartialContent || s.Status != http.StatusPartialContent {
 		t.Errorf("Range request: Stats %+v, %s; want a 206", s, describe(rec))
 	}
-	h := func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		w.Header().Set("Content-Range", "bytes 0-4095/9000")
-		w.Write(sampleText(4096))
-	}
-	rec, s = skipOf(t, Config{}, h, "GET", "Accept-Encoding: gzip")
+	rec, s = skipOf(t, Config{}, textWith("Content-Range", "bytes 0-4095/9000"), "GET", "Accept-Encoding: gzip")
 	wantSkip(t, rec, s, SkipRange)
 }
 
