@@ -93,6 +93,7 @@ func (w *responseWriter) answer(h http.Header, code int, v verdict) {
 		delete(h, "Expires")
 	}
 	w.state = answered
+	w.skip = SkipStatus // the 304 or 412 has no body
 	w.status = code
 	w.conditional = true
 	w.rw.WriteHeader(code)

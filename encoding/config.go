@@ -17,7 +17,8 @@ type Config struct {
 
 	// MinSize is the smallest body that is compressed, in bytes: below it the
 	// coding's framing and the CPU cost outweigh what is saved.
-	// Default 1024 (DefaultMinSize); negative means compress everything.
+	// Default 1024 (DefaultMinSize); EverySize compresses bodies of every
+	// size. New refuses a negative value.
 	MinSize int
 
 	// BufferSize is how much of a body is held back to decide and, when the
@@ -107,8 +108,10 @@ type Config struct {
 	MaxRequestSize int64
 
 	// OnResponse, when set, is called once per response that the middleware
-	// handled, after the handler returned, with what it did: for example to
-	// export metrics. It must not retain r. Default: nil.
+	// handled, after the handler returned, with what it did and, for a body
+	// sent uncompressed, why (Stats.Skip): for example to export metrics.
+	// It is not called for a request that Skip left alone, nor for one whose
+	// handler hijacked the connection. It must not retain r. Default: nil.
 	OnResponse func(r *http.Request, s Stats)
 
 	// Dictionaries, when set, turns on Compression Dictionary Transport
@@ -144,6 +147,9 @@ type Stats struct {
 	// conditional header fields itself, with the 304 or 412 in Status, and
 	// dropped the BytesIn that the handler wrote.
 	Conditional bool
+	// Skip says why the body went out uncompressed: SkipNone when Coding
+	// is set.
+	Skip Skip
 }
 
 // ETagMode says how a strong ETag is made to differ per coding, as
@@ -172,6 +178,11 @@ const (
 	// differ per coding.
 	ETagKeep
 )
+
+// EverySize, as Config.MinSize, compresses bodies of every size. It is the
+// smallest size, one byte: an empty body, which no coding makes shorter, is
+// never compressed.
+const EverySize = 1
 
 // Defaults of Config's fields.
 const (
@@ -234,21 +245,20 @@ func (c Config) settings() (*settings, error) {
 
 		dict: c.Dictionaries,
 	}
+	// A negative size is a mistake, not a request for the default or for
+	// no limit: refuse it here rather than guess.
 	switch {
-	case s.minSize == 0:
-		s.minSize = DefaultMinSize
 	case s.minSize < 0:
-		s.minSize = 0
-	}
-	// A negative size is a mistake, not a request for the default: refuse it
-	// here rather than guess.
-	switch {
+		return nil, fmt.Errorf("encoding: Config.MinSize %d is negative; use EverySize to compress every size, or leave it 0 for the default", s.minSize)
 	case s.bufferSize < 0:
 		return nil, fmt.Errorf("encoding: Config.BufferSize %d is negative; leave it 0 for the default", s.bufferSize)
 	case s.maxRequestSize < 0:
 		return nil, fmt.Errorf("encoding: Config.MaxRequestSize %d is negative; leave it 0 for the default", s.maxRequestSize)
 	case s.jitter < 0:
 		return nil, fmt.Errorf("encoding: Config.Jitter %d is negative; leave it 0 for no padding", s.jitter)
+	}
+	if s.minSize == 0 {
+		s.minSize = DefaultMinSize
 	}
 	if s.bufferSize == 0 {
 		s.bufferSize = DefaultBufferSize

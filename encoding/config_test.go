@@ -1,6 +1,7 @@
 package encoding
 
 import (
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -15,6 +16,7 @@ func TestNewReportsMisconfigurationNamingTheField(t *testing.T) {
 		cfg   Config
 		field string
 	}{
+		{"negative MinSize", Config{MinSize: -1}, "Config.MinSize"},
 		{"negative BufferSize", Config{BufferSize: -1}, "Config.BufferSize"},
 		{"negative MaxRequestSize", Config{DecodeRequests: true, MaxRequestSize: -1}, "Config.MaxRequestSize"},
 		{"negative Jitter", Config{Jitter: -1}, "Config.Jitter"},
@@ -33,9 +35,35 @@ func TestNewReportsMisconfigurationNamingTheField(t *testing.T) {
 			}
 		})
 	}
-	for _, cfg := range []Config{{}, {MinSize: -1}, {BufferSize: 1}, {MaxRequestSize: 1 << 62}} {
+	for _, cfg := range []Config{{}, {MinSize: EverySize}, {BufferSize: 1}, {MaxRequestSize: 1 << 62}} {
 		if _, err := New(cfg); err != nil {
 			t.Errorf("New(%+v): %v", cfg, err)
+		}
+	}
+}
+
+// TestMinSizeZeroIsTheDefaultAndEverySizeIsEvery: zero means
+// DefaultMinSize, as for every size knob; EverySize compresses a body of
+// one byte, and leaves an empty body alone, which no coding shortens.
+func TestMinSizeZeroIsTheDefaultAndEverySizeIsEvery(t *testing.T) {
+	for _, tc := range []struct {
+		minSize int
+		size    int
+		coded   bool
+	}{
+		{0, DefaultMinSize - 1, false},
+		{0, DefaultMinSize, true},
+		{EverySize, 1, true},
+		{EverySize, 0, false},
+	} {
+		var got Stats
+		m := mustNew(t, Config{MinSize: tc.minSize, OnResponse: func(r *http.Request, s Stats) { got = s }})
+		rec := serve(t, m, writeBody("text/plain", sampleText(tc.size)[:tc.size]), "GET", "Accept-Encoding: gzip")
+		if coded := rec.Header().Get("Content-Encoding") == "gzip"; coded != tc.coded {
+			t.Errorf("MinSize %d, %d-byte body: compressed %v, want %v (%s)", tc.minSize, tc.size, coded, tc.coded, describe(rec))
+		}
+		if !tc.coded && got.Skip != SkipTooSmall {
+			t.Errorf("MinSize %d, %d-byte body: Stats.Skip %q, want %q", tc.minSize, tc.size, got.Skip, SkipTooSmall)
 		}
 	}
 }

@@ -25,33 +25,36 @@ const (
 
 // verdictFromHeader decides from the status and headers alone, which is
 // possible when they rule compression out, or when Content-Length says the
-// body is larger than the buffer. When it returns undecidedVerdict, the
+// body is larger than the buffer. A verdict that passes the body through
+// comes with the Skip that says why. When it returns undecidedVerdict, the
 // described it returns is what the headers say of the body, so that
 // verdictFromBody need not read them again.
-func (w *responseWriter) verdictFromHeader() (verdict, described) {
+func (w *responseWriter) verdictFromHeader() (verdict, Skip, described) {
 	h := w.Header()
 	switch {
 	case w.bypass:
-		return passPlain, described{}
+		return passPlain, SkipBypassed, described{}
 	case w.status == http.StatusNotModified:
-		return passNotModified, described{}
+		return passNotModified, SkipStatus, described{}
+	case w.status == http.StatusPartialContent: // a range of the identity bytes
+		return passPlain, SkipRange, described{}
 	case !compressibleStatus(w.status):
-		return passPlain, described{}
+		return passPlain, SkipStatus, described{}
 	}
 	ct, typed := h["Content-Type"]
 	onlyType := onlyContentType(h, typed) // then the lookups below would find nothing
 	if !onlyType {
 		switch {
 		case h["Content-Encoding"] != nil: // already encoded, by the handler
-			return passPlain, described{}
+			return passPlain, SkipEncoded, described{}
 		case h["Content-Range"] != nil: // a part of some representation: RFC 9110 §14.4
-			return passPlain, described{}
+			return passPlain, SkipRange, described{}
 		case httpfield.HasToken(h["Cache-Control"], "no-transform"): // RFC 9111 §5.2.2.6, §5.2.1.6
-			return passPlain, described{}
+			return passPlain, SkipNoTransform, described{}
 		}
 	}
 	if typed && !w.s.types(httpfield.MediaType(first(ct))) {
-		return passPlain, described{}
+		return passPlain, SkipType, described{}
 	}
 	d := described{typed: typed}
 	if !onlyType {
@@ -59,15 +62,15 @@ func (w *responseWriter) verdictFromHeader() (verdict, described) {
 	}
 	switch {
 	case d.sized && d.size < int64(w.s.minSize):
-		return passPlain, d
+		return passPlain, SkipTooSmall, d
 	case !d.typed || !d.sized:
-		return undecidedVerdict, d
+		return undecidedVerdict, SkipNone, d
 	case w.offer == nil:
-		return passVaried, d
+		return passVaried, SkipNotAccepted, d
 	case d.size > int64(w.s.bufferSize) && w.req.Method != http.MethodHead:
-		return compressStream, d
+		return compressStream, SkipNone, d
 	}
-	return undecidedVerdict, d
+	return undecidedVerdict, SkipNone, d
 }
 
 // onlyContentType reports whether h holds no field but the Content-Type
@@ -85,11 +88,12 @@ type described struct {
 }
 
 // verdictFromBody decides with the held-back body in view; final says the
-// handler has returned, so the body is complete.
-func (w *responseWriter) verdictFromBody(final bool) verdict {
-	v, d := w.verdictFromHeader()
+// handler has returned, so the body is complete. A verdict that passes the
+// body through comes with the Skip that says why.
+func (w *responseWriter) verdictFromBody(final bool) (verdict, Skip) {
+	v, why, d := w.verdictFromHeader()
 	if v != undecidedVerdict {
-		return v
+		return v, why
 	}
 	body := w.held()
 	contentType := "" // what the sniffing found, when the handler set none
@@ -99,21 +103,25 @@ func (w *responseWriter) verdictFromBody(final bool) verdict {
 		contentType = http.DetectContentType(body)
 		w.Header()["Content-Type"] = []string{contentType}
 	}
+	head := w.req.Method == http.MethodHead
 	size := int64(len(body))
-	if d.sized && w.req.Method == http.MethodHead {
+	if d.sized && head {
 		size = d.size // the body of a HEAD is only described
 	}
 	switch {
 	case final && size < int64(w.s.minSize):
-		return passPlain
+		if head && !d.sized {
+			return passPlain, SkipHead // the GET's body may well be larger
+		}
+		return passPlain, SkipTooSmall
 	case !d.typed && !w.s.types(httpfield.MediaType(contentType)):
-		return passPlain
+		return passPlain, SkipType
 	case w.offer == nil:
-		return passVaried
+		return passVaried, SkipNotAccepted
 	case final:
-		return compressWhole
+		return compressWhole, SkipNone
 	}
-	return compressStream
+	return compressStream, SkipNone
 }
 
 // compressibleStatus reports whether a response with code carries a body
@@ -151,9 +159,11 @@ func (w *responseWriter) held() []byte {
 }
 
 // commit sends the headers the verdict calls for and starts the body, or
-// the 304 or 412 that the request's conditions call for instead.
-func (w *responseWriter) commit(v verdict) {
+// the 304 or 412 that the request's conditions call for instead. why is the
+// reason a body that passes through does so, for Stats.Skip.
+func (w *responseWriter) commit(v verdict, why Skip) {
 	h := w.Header()
+	w.skip = why
 	if v == passNotModified {
 		w.notModified(h)
 	}
@@ -228,6 +238,7 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 		// Same headers as the GET, within reason: no Content-Length, since
 		// finding it would mean compressing a body nobody reads.
 		w.state = identity
+		w.skip = SkipHead
 		w.writeHeader(h, w.statusOrOK())
 	case whole != nil:
 		w.writeHeader(h, w.statusOrOK())

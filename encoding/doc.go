@@ -17,7 +17,10 @@
 // while nothing is compressed, and Unwrap lets http.ResponseController reach
 // the connection. Upgrade requests (WebSocket) are passed through untouched.
 // Declared trailers stay trailers: a body that has them goes out chunked
-// over HTTP/1.1, and their values never join the header section.
+// over HTTP/1.1, and their values never join the header section. For each
+// response sent uncompressed, Stats.Skip tells Config.OnResponse which of
+// these rules applied, or that the client accepts nothing better than
+// identity, or that the handler called Bypass.
 //
 // Conditional requests work for every kind of handler. A strong ETag
 // "v1" goes out as "v1-br" on a br response, and the handler sees

@@ -64,8 +64,8 @@ func Example_conditionalRequests() {
 func ExampleNew() {
 	mw, err := encoding.New(encoding.Config{
 		Codings: []encoding.Coding{
-			{Codec: encoding.Brotli(), Level: 5},
-			{Codec: encoding.Gzip(), Level: 6},
+			{Codec: encoding.Brotli(), Level: 4}, // DefaultCodings' levels
+			{Codec: encoding.Gzip(), Level: 5},
 		},
 		MinSize: 512,
 		Types:   func(mediaType string) bool { return mediaType == "application/json" },

@@ -49,10 +49,24 @@ func (m *Middleware) Handler(h http.Handler) http.Handler {
 
 func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Request) {
 	s := m.s
-	if s.skip != nil && s.skip(r) || isUpgrade(r) {
-		// An upgraded connection (WebSocket) is not an HTTP body; the handler
-		// needs the connection itself, unwrapped.
+	if s.skip != nil && s.skip(r) {
 		h.ServeHTTP(w, r)
+		return
+	}
+	if isUpgrade(r) {
+		// An upgraded connection (WebSocket) is not an HTTP body; the handler
+		// needs the connection itself, unwrapped, unless OnResponse is to hear
+		// of a refusal: then a writer that passes everything through from the
+		// start, Hijack included.
+		if s.onResponse == nil {
+			h.ServeHTTP(w, r)
+			return
+		}
+		rw := newResponseWriter(w, r, s, choice{})
+		rw.state, rw.skip = identity, SkipUpgrade
+		defer rw.release()
+		h.ServeHTTP(rw, r)
+		rw.finish()
 		return
 	}
 	c, ok := s.choose(r)

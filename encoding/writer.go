@@ -42,6 +42,7 @@ type responseWriter struct {
 	state       state
 	status      int   // from WriteHeader; 0 until then
 	bypass      bool  // Bypass was called
+	skip        Skip  // why the body went out uncompressed, for Stats.Skip
 	cond        conds // the request's conditions the middleware evaluates
 	conditional bool  // the middleware answered them with a 304 or 412
 
@@ -103,11 +104,15 @@ func (w *responseWriter) WriteHeader(code int) {
 	switch {
 	case w.state != undecided:
 		if w.state == identity {
+			if w.status == 0 && (code >= 200 || code == http.StatusSwitchingProtocols) {
+				w.status = code // a tunnel's response, passed through from the start
+			}
 			w.rw.WriteHeader(code) // let net/http report a superfluous call
 		}
 		return
 	case code == http.StatusSwitchingProtocols:
 		w.state = identity
+		w.status, w.skip = code, SkipUpgrade
 		w.rw.WriteHeader(code)
 		return
 	case code >= 100 && code < 200:
@@ -120,8 +125,8 @@ func (w *responseWriter) WriteHeader(code int) {
 	}
 	w.status = code
 	w.decide()
-	if v, _ := w.verdictFromHeader(); v != undecidedVerdict {
-		w.commit(v)
+	if v, why, _ := w.verdictFromHeader(); v != undecidedVerdict {
+		w.commit(v, why)
 	}
 }
 
@@ -315,6 +320,10 @@ func (w *responseWriter) finish() {
 			// Nothing written: the server's own defaults apply, unless the
 			// request's conditions answer the empty 200.
 			w.state = identity
+			w.skip = SkipTooSmall
+			if w.bypass {
+				w.skip = SkipBypassed
+			}
 			if w.cond != 0 {
 				if code := w.precondition(passPlain); code != 0 {
 					w.answer(w.Header(), code, passPlain)
@@ -364,6 +373,8 @@ func (w *responseWriter) stats() Stats {
 	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional}
 	if w.state == compressing {
 		st.Coding, st.Duration = w.offer.pool.name(), w.encTime
+	} else {
+		st.Skip = w.skip
 	}
 	return st
 }

@@ -61,10 +61,10 @@ type Config struct {
 	Hide func(name string) bool
 
 	// CheckInterval is how long a file's stat results (found or not found)
-	// are trusted before they are checked again. Zero means one second; a
-	// negative value checks on every request. Files reporting a zero
-	// modification time, as embed.FS does, are taken to be immutable and
-	// are never checked again.
+	// are trusted before they are checked again. Zero means one second
+	// (DefaultCheckInterval); a negative value checks on every request.
+	// Files reporting a zero modification time, as embed.FS does, are
+	// taken to be immutable and are never checked again.
 	CheckInterval time.Duration
 
 	// StatCacheBytes bounds the memory that holds stat results, found and
@@ -86,11 +86,12 @@ type Config struct {
 
 	// FallbackCacheBytes bounds the memory that holds files compressed on
 	// the fly, and the decoded content of sidecars whose original is
-	// missing, least recently used first out. Zero means 32 MiB; a
-	// negative value turns on-the-fly compression and the caching of
-	// decoded content off. Files larger than a quarter of the budget are
-	// served uncompressed instead, and decoded content that large is
-	// decoded anew for each request, as it is sent.
+	// missing, least recently used first out. Zero means 32 MiB
+	// (DefaultFallbackCacheBytes); a negative value turns on-the-fly
+	// compression and the caching of decoded content off. Files larger
+	// than a quarter of the budget are served uncompressed instead, and
+	// decoded content that large is decoded anew for each request, as it
+	// is sent.
 	FallbackCacheBytes int64
 
 	// FallbackRecompress re-makes each file compressed on the fly at its
@@ -115,7 +116,9 @@ type Config struct {
 	Manifest *Manifest
 
 	// FallbackMinSize is the smallest file compressed on the fly. Zero
-	// means 512 bytes: below that the saving does not pay for the headers.
+	// means 512 bytes (DefaultMinSize): below that the saving does not pay
+	// for the headers. EverySize compresses files of every size; a
+	// negative value makes FileServer panic.
 	FallbackMinSize int64
 
 	// Dictionary, when set, marks versioned assets as compression
@@ -129,11 +132,30 @@ type Config struct {
 // less than 1 KiB plus four times the length of its name.
 const DefaultStatCacheBytes = 16 << 20
 
+// DefaultMinSize is the smallest file compressed, on the fly or by
+// Generate, when Config.FallbackMinSize or GenerateConfig.MinSize is zero.
+const DefaultMinSize = 512
+
+// EverySize, as Config.FallbackMinSize or GenerateConfig.MinSize,
+// compresses files of every size. It is encoding.EverySize, the smallest
+// size, one byte: an empty file, which no coding makes shorter, is never
+// compressed.
+const EverySize = encoding.EverySize
+
+// Defaults of Config's fields, when zero.
 const (
-	defaultCheckInterval = time.Second
-	defaultCacheBytes    = 32 << 20
-	defaultMinSize       = 512
+	DefaultCheckInterval      = time.Second // Config.CheckInterval
+	DefaultFallbackCacheBytes = 32 << 20    // Config.FallbackCacheBytes
 )
+
+// minSize maps a minimum size as Config and GenerateConfig take it to the
+// one applied; ok is false for a negative value.
+func minSize(n int64) (size int64, ok bool) {
+	if n == 0 {
+		return DefaultMinSize, true
+	}
+	return n, n > 0
+}
 
 // sidecars returns cfg's sidecars with defaults applied; check has
 // vetted them.
@@ -166,6 +188,9 @@ func (cfg *Config) check() error {
 	if cfg.Sidecars != nil && len(cfg.Sidecars) == 0 {
 		return errors.New("precompressed: Config.Sidecars is empty; leave it nil for DefaultSidecars")
 	}
+	if _, ok := minSize(cfg.FallbackMinSize); !ok {
+		return fmt.Errorf("precompressed: Config.FallbackMinSize %d: must not be negative (EverySize compresses every size, 0 means DefaultMinSize)", cfg.FallbackMinSize)
+	}
 	if cfg.StatCacheBytes < 0 {
 		return fmt.Errorf("precompressed: Config.StatCacheBytes %d: must not be negative (zero means DefaultStatCacheBytes)", cfg.StatCacheBytes)
 	}
@@ -189,8 +214,10 @@ func (cfg *Config) check() error {
 		if _, err := (dictionary.UseAs{Match: "/*", MatchDest: d.MatchDest}).Value(); err != nil {
 			return fmt.Errorf("precompressed: Config.Dictionary.MatchDest: %w", err)
 		}
-		if d.MaxAge < 0 {
-			return fmt.Errorf("precompressed: Config.Dictionary.MaxAge %v: must not be negative (zero means a year)", d.MaxAge)
+		// max-age is in whole seconds: under one, no response would be
+		// fresh, and so none usable as a dictionary.
+		if d.MaxAge < 0 || d.MaxAge > 0 && d.MaxAge < time.Second {
+			return fmt.Errorf("precompressed: Config.Dictionary.MaxAge %v: must be at least a second (zero means a year)", d.MaxAge)
 		}
 	}
 	return nil
@@ -213,7 +240,7 @@ func validCoding(c string) bool {
 
 func (cfg *Config) checkInterval() time.Duration {
 	if cfg.CheckInterval == 0 {
-		return defaultCheckInterval
+		return DefaultCheckInterval
 	}
 	return cfg.CheckInterval
 }
@@ -234,14 +261,12 @@ func (cfg *Config) fallback() []encoding.Codec {
 
 func (cfg *Config) cacheBytes() int64 {
 	if cfg.FallbackCacheBytes == 0 {
-		return defaultCacheBytes
+		return DefaultFallbackCacheBytes
 	}
 	return cfg.FallbackCacheBytes
 }
 
 func (cfg *Config) minSize() int64 {
-	if cfg.FallbackMinSize == 0 {
-		return defaultMinSize
-	}
-	return cfg.FallbackMinSize
+	n, _ := minSize(cfg.FallbackMinSize) // check has refused the others
+	return n
 }

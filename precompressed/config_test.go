@@ -55,6 +55,7 @@ func TestMisconfigurationPanicsWhenBuiltNamingTheField(t *testing.T) {
 			return FileServer(fsys, Config{Sidecars: []Sidecar{{"br", ".br"}, {"gzip", ".br"}}})
 		}, "Config.Sidecars[1]"},
 		{"empty sidecar list", func() http.Handler { return FileServer(fsys, Config{Sidecars: []Sidecar{}}) }, "Config.Sidecars is empty"},
+		{"negative FallbackMinSize", func() http.Handler { return FileServer(fsys, Config{FallbackMinSize: -1}) }, "Config.FallbackMinSize -1"},
 		{"negative stat budget", func() http.Handler { return FileServer(fsys, Config{StatCacheBytes: -1}) }, "Config.StatCacheBytes -1"},
 		{"nil fallback codec", func() http.Handler {
 			return FileServer(fsys, Config{Fallback: []encoding.Codec{encoding.Gzip(), nil}})
@@ -68,6 +69,9 @@ func TestMisconfigurationPanicsWhenBuiltNamingTheField(t *testing.T) {
 		{"negative dictionary max-age", func() http.Handler {
 			return FileServer(fsys, Config{Dictionary: &DictionaryConfig{MaxAge: -time.Hour}})
 		}, "Config.Dictionary.MaxAge"},
+		{"sub-second dictionary max-age", func() http.Handler {
+			return FileServer(fsys, Config{Dictionary: &DictionaryConfig{MaxAge: time.Millisecond}})
+		}, "Config.Dictionary.MaxAge 1ms"},
 	} {
 		msg := buildPanic(tc.build)
 		if !strings.HasPrefix(msg, "precompressed: ") || !strings.Contains(msg, tc.want) {
@@ -95,7 +99,7 @@ func TestSensibleConfigurationsBuild(t *testing.T) {
 				CheckInterval:      -1,
 				Fallback:           []encoding.Codec{encoding.Deflate()},
 				FallbackCacheBytes: -1,
-				FallbackMinSize:    -1,
+				FallbackMinSize:    EverySize,
 				Dictionary:         &DictionaryConfig{MatchDest: []string{"script", "style"}, MaxAge: time.Hour},
 			})
 		},

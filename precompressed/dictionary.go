@@ -37,8 +37,8 @@ type DictionaryConfig struct {
 	// MaxAge is the freshness given to a dictionary response, which clients
 	// use only while fresh (RFC 9842 §2.2.1), when it has no Cache-Control
 	// set by a handler around the FileServer. Zero means
-	// dictionary.DefaultMaxAge, a year; a negative value makes
-	// FileServer panic.
+	// dictionary.DefaultMaxAge, a year; a negative value, or one under a
+	// second, makes FileServer panic.
 	MaxAge time.Duration
 
 	// Secure decides whether a request came over a secure context, where

@@ -86,6 +86,21 @@ func TestFallbackOnlyForCompressibleFilesWorthIt(t *testing.T) {
 	}
 }
 
+// Zero means DefaultMinSize, as for every size knob; EverySize compresses
+// a small file on the fly too.
+func TestFallbackMinSizeZeroIsTheDefaultAndEverySizeIsEvery(t *testing.T) {
+	fsys := fstest.MapFS{"small.js": file(bytes.Repeat([]byte("let a = 1;\n"), 20))} // 220 bytes
+	for _, tc := range []struct {
+		minSize int64
+		want    string
+	}{{0, ""}, {EverySize, "gzip"}, {200, "gzip"}, {221, ""}} {
+		w := do(FileServer(fsys, Config{FallbackMinSize: tc.minSize}), "GET", "/small.js", "Accept-Encoding", "gzip")
+		if got := w.Header().Get("Content-Encoding"); got != tc.want {
+			t.Errorf("FallbackMinSize %d, 220-byte file: Content-Encoding %q, want %q", tc.minSize, got, tc.want)
+		}
+	}
+}
+
 func TestFallbackCacheStaysWithinBudget(t *testing.T) {
 	const budget = 12 << 10 // files up to 3 KiB qualify; 50 entries of about 320 B do not all fit
 	fsys := fstest.MapFS{}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"runtime"
 	"strings"
@@ -22,17 +23,17 @@ type GenerateConfig struct {
 	// "br" and "gzip"; naming another is an error.
 	Sidecars []Sidecar
 
-	// MinSize is the smallest original compressed. Zero means 512 bytes,
-	// as for Config.FallbackMinSize; a negative value compresses every
-	// file however small.
+	// MinSize is the smallest original compressed. Zero means 512 bytes
+	// (DefaultMinSize), as for Config.FallbackMinSize; EverySize
+	// compresses files of every size. A negative value is an error.
 	MinSize int64
 
 	// MinSaving is the fraction of the original's size a sidecar must save
-	// to be kept, from 0 to 1. Zero means 0.05: below that, the client's
-	// decoding and the extra file outweigh the bytes. A negative value
-	// keeps every sidecar smaller than its original; 1 or more is an
-	// error. A sidecar not worth keeping is not written, and one left
-	// from an earlier run is deleted.
+	// to be kept, below 1. Zero means 0.05 (DefaultMinSaving): below that,
+	// the client's decoding and the extra file outweigh the bytes.
+	// AnySaving keeps every sidecar smaller than its original. A negative
+	// value, or 1 or more, is an error. A sidecar not worth keeping is not
+	// written, and one left from an earlier run is deleted.
 	MinSaving float64
 
 	// Manifest, if not empty, is the slash-separated name, relative to the
@@ -127,8 +128,15 @@ type Report struct {
 	SidecarBytes map[string]int64
 }
 
+// DefaultMinSaving is the fraction a sidecar must save when
+// GenerateConfig.MinSaving is zero.
+const DefaultMinSaving = 0.05
+
+// AnySaving, as GenerateConfig.MinSaving, keeps every sidecar smaller than
+// its original, by however little. It is the smallest positive fraction.
+const AnySaving = math.SmallestNonzeroFloat64
+
 const (
-	defaultMinSaving = 0.05
 	// tempSuffix ends the names of files being written. They start with a
 	// dot too, so that FileServer never serves one half-written.
 	tempSuffix = ".precompress-tmp"
@@ -196,17 +204,15 @@ func newGenerator(dir string, cfg GenerateConfig) (*generator, error) {
 			return nil, fmt.Errorf("precompressed: GenerateConfig.Sidecars[%d] %+v: need coding zstd, br or gzip and an extension like \".br\"", i, sc)
 		}
 	}
-	switch {
-	case g.minSize == 0:
-		g.minSize = defaultMinSize
-	case g.minSize < 0:
-		g.minSize = 0
+	var ok bool
+	if g.minSize, ok = minSize(cfg.MinSize); !ok {
+		return nil, fmt.Errorf("precompressed: GenerateConfig.MinSize %d: must not be negative (EverySize compresses every size, 0 means DefaultMinSize)", cfg.MinSize)
 	}
 	switch {
 	case g.saving == 0:
-		g.saving = defaultMinSaving
-	case g.saving < 0:
-		g.saving = 0
+		g.saving = DefaultMinSaving
+	case g.saving < 0 || math.IsNaN(g.saving):
+		return nil, fmt.Errorf("precompressed: GenerateConfig.MinSaving %v: must be positive (AnySaving keeps every smaller sidecar, 0 means DefaultMinSaving)", g.saving)
 	case g.saving >= 1:
 		return nil, fmt.Errorf("precompressed: GenerateConfig.MinSaving %v: a sidecar cannot save all of its original", g.saving)
 	}

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -211,6 +212,16 @@ func TestMinSavingIsConfigurable(t *testing.T) {
 	if rep := generate(t, dir, GenerateConfig{MinSaving: 0.5}); rep.Written != 3 {
 		t.Errorf("MinSaving 0.5: %+v, want 3 written", rep)
 	}
+	// A sidecar that saves a few bytes of a random file: under
+	// DefaultMinSaving, but smaller all the same.
+	dir = genTree(t, map[string][]byte{"noise.js": append(bytes.Repeat([]byte("a"), 80), pseudoRandom(2000)...)})
+	gz := []Sidecar{{"gzip", ".gz"}}
+	if rep := generate(t, dir, GenerateConfig{Sidecars: gz}); rep.Written != 0 {
+		t.Errorf("MinSaving 0 (DefaultMinSaving): %+v, want nothing written", rep)
+	}
+	if rep := generate(t, dir, GenerateConfig{Sidecars: gz, MinSaving: AnySaving}); rep.Written != 1 {
+		t.Errorf("MinSaving AnySaving: %+v, want the smaller sidecar written", rep)
+	}
 }
 
 func TestOnlyCompressibleFilesAboveMinSize(t *testing.T) {
@@ -227,6 +238,20 @@ func TestOnlyCompressibleFilesAboveMinSize(t *testing.T) {
 		if got := err == nil; got != want {
 			t.Errorf("%s exists: %t, want %t", name, got, want)
 		}
+	}
+}
+
+// Zero means DefaultMinSize, as for every size knob; EverySize gives a
+// sidecar to a file of one byte too, when it is worth it, but never to an
+// empty one.
+func TestGenerateMinSizeZeroIsTheDefaultAndEverySizeIsEvery(t *testing.T) {
+	small := bytes.Repeat([]byte("a"), 100) // compressible, under DefaultMinSize
+	dir := genTree(t, map[string][]byte{"small.js": small, "empty.js": nil})
+	if rep := generate(t, dir, GenerateConfig{}); rep.Compressible != 0 {
+		t.Errorf("MinSize 0: %d compressible, want 0 (small.js is under DefaultMinSize)", rep.Compressible)
+	}
+	if rep := generate(t, dir, GenerateConfig{MinSize: EverySize}); rep.Compressible != 1 || rep.Written == 0 {
+		t.Errorf("MinSize EverySize: %+v; want small.js compressed and empty.js left alone", rep)
 	}
 }
 
@@ -355,7 +380,10 @@ func TestGenerateRejectsBadConfigNamingTheField(t *testing.T) {
 		{GenerateConfig{Sidecars: []Sidecar{{"br", ".br"}, {"deflate", ".zz"}}}, "GenerateConfig.Sidecars[1]"},
 		{GenerateConfig{Sidecars: []Sidecar{{"br", "br"}}}, "GenerateConfig.Sidecars[0]"},
 		{GenerateConfig{Sidecars: []Sidecar{}}, "GenerateConfig.Sidecars is empty"},
+		{GenerateConfig{MinSize: -1}, "GenerateConfig.MinSize -1"},
 		{GenerateConfig{MinSaving: 1}, "GenerateConfig.MinSaving 1"},
+		{GenerateConfig{MinSaving: -1}, "GenerateConfig.MinSaving -1"},
+		{GenerateConfig{MinSaving: math.NaN()}, "GenerateConfig.MinSaving NaN"},
 		{GenerateConfig{Workers: -1}, "GenerateConfig.Workers -1"},
 		{GenerateConfig{DeltaLevel: 23, Deltas: func(string) []string { return nil }}, "GenerateConfig.DeltaLevel 23"},
 		{GenerateConfig{Manifest: "../precompress.json"}, "GenerateConfig.Manifest"},

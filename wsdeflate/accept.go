@@ -52,9 +52,9 @@ type AcceptOptions struct {
 	// CompressionThreshold is the size below which Write sends a message
 	// uncompressed (RFC 7692 lets a sender leave any message uncompressed);
 	// Writer streams are always compressed. 0 means
-	// DefaultCompressionThreshold. Raising it trades bandwidth for the CPU
-	// of compressing short messages; it costs no memory. A negative value
-	// makes Accept fail.
+	// DefaultCompressionThreshold; 1 compresses every message but an empty
+	// one. Raising it trades bandwidth for the CPU of compressing short
+	// messages; it costs no memory. A negative value makes Accept fail.
 	CompressionThreshold int
 
 	// ReadLimit is the largest message Read accepts, after decompression;

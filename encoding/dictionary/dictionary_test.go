@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/squeezehttp/squeeze/internal/dcztest"
@@ -229,4 +230,43 @@ func TestSetUseAsDictionary(t *testing.T) {
 	if err := SetUseAs(http.Header{"Cache-Control": {"no-store"}}, UseAs{Match: "/x"}); !errors.Is(err, ErrNotFresh) {
 		t.Errorf("no-store: %v, want ErrNotFresh", err)
 	}
+}
+
+// RFC 9842 §2.2.1: a client uses a dictionary only while it is fresh.
+// Zero MaxAge means DefaultMaxAge; a negative one is a mistake, not the
+// default, and one under a second would be written max-age=0, never fresh.
+func TestSetUseAsMaxAgeZeroIsTheDefaultRFC9842(t *testing.T) {
+	for _, tc := range []struct {
+		maxAge time.Duration
+		want   string // Cache-Control, or "" for an error naming UseAs.MaxAge
+	}{
+		{0, "max-age=31536000"},
+		{time.Hour, "max-age=3600"},
+		{time.Second, "max-age=1"},
+		{-time.Hour, ""},
+		{time.Millisecond, ""},
+	} {
+		h := http.Header{}
+		err := SetUseAs(h, UseAs{Match: "/x", MaxAge: tc.maxAge})
+		switch {
+		case tc.want == "" && (err == nil || !strings.Contains(err.Error(), "UseAs.MaxAge")):
+			t.Errorf("MaxAge %v: error %v, want one naming UseAs.MaxAge", tc.maxAge, err)
+		case tc.want != "" && (err != nil || h.Get("Cache-Control") != tc.want):
+			t.Errorf("MaxAge %v: Cache-Control %q (err %v), want %q", tc.maxAge, h.Get("Cache-Control"), err, tc.want)
+		}
+	}
+}
+
+// A negative budget is a misconfiguration, found where the store is made,
+// never silently the default.
+func TestNewStoreRefusesNegativeBudget(t *testing.T) {
+	if s := NewStore(0); s.budget != DefaultStoreBytes {
+		t.Errorf("NewStore(0) budget %d, want DefaultStoreBytes", s.budget)
+	}
+	defer func() {
+		if msg, _ := recover().(string); !strings.HasPrefix(msg, "dictionary: NewStore: maxBytes -1") {
+			t.Errorf("NewStore(-1) panicked with %q; want a dictionary: message naming maxBytes", msg)
+		}
+	}()
+	NewStore(-1)
 }

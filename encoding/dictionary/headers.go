@@ -67,8 +67,9 @@ type UseAs struct {
 
 	// MaxAge is how long the response stays fresh, and with it usable as a
 	// dictionary (RFC 9842 §2.2.1), written as Cache-Control: max-age when
-	// the response has no Cache-Control of its own. Zero means
-	// DefaultMaxAge.
+	// the response has no Cache-Control of its own, in whole seconds. Zero
+	// means DefaultMaxAge; SetUseAs refuses a negative value, and one under
+	// a second, which would make the response never fresh.
 	MaxAge time.Duration
 }
 
@@ -113,6 +114,18 @@ func (u UseAs) Value() (string, error) {
 	return v, nil
 }
 
+// checkMaxAge refuses a MaxAge that cannot be meant: a negative one, and
+// one under a second, which max-age, in whole seconds, would write as 0.
+func checkMaxAge(d time.Duration) error {
+	switch {
+	case d < 0:
+		return errors.New("negative (0 means DefaultMaxAge)")
+	case d > 0 && d < time.Second:
+		return errors.New("under a second: max-age=0 would never be fresh (0 means DefaultMaxAge)")
+	}
+	return nil
+}
+
 // SetUseAs marks the response whose header is h as a dictionary
 // for the requests u matches: it sets Use-As-Dictionary and, when h has no
 // Cache-Control, Cache-Control: max-age=u.MaxAge, since a client uses a
@@ -125,13 +138,16 @@ func SetUseAs(h http.Header, u UseAs) error {
 	if err != nil {
 		return err
 	}
+	if err := checkMaxAge(u.MaxAge); err != nil {
+		return fmt.Errorf("dictionary: UseAs.MaxAge %v: %w", u.MaxAge, err)
+	}
 	cc := h["Cache-Control"]
 	if hasBare(cc, "no-store") || hasBare(cc, "no-cache") {
 		return ErrNotFresh
 	}
 	if cc == nil {
 		age := u.MaxAge
-		if age <= 0 {
+		if age == 0 {
 			age = DefaultMaxAge
 		}
 		h.Set("Cache-Control", "max-age="+strconv.FormatInt(int64(age/time.Second), 10))

@@ -30,10 +30,14 @@ type Store struct {
 }
 
 // NewStore returns a store that keeps at most maxBytes of dictionaries; 0
-// (or less) means DefaultStoreBytes. The encoders each dictionary builds on first use
-// (see Dictionary) come on top of that.
+// means DefaultStoreBytes, and a negative value makes it panic, as a
+// misconfiguration found where the store is made. The encoders each
+// dictionary builds on first use (see Dictionary) come on top of that.
 func NewStore(maxBytes int64) *Store {
-	if maxBytes <= 0 {
+	switch {
+	case maxBytes < 0:
+		panic(fmt.Sprintf("dictionary: NewStore: maxBytes %d is negative; 0 means DefaultStoreBytes", maxBytes))
+	case maxBytes == 0:
 		maxBytes = DefaultStoreBytes
 	}
 	return &Store{budget: maxBytes, byHash: make(map[[sha256.Size]byte]*list.Element)}

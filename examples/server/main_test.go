@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -62,5 +63,39 @@ func TestDemoServesEachRouteCompressed(t *testing.T) {
 	var stats statsReply
 	if err := json.NewDecoder(resp.Body).Decode(&stats); err != nil || stats.Codings["zstd"].Responses != 1 {
 		t.Fatalf("stats %v, err %v: want the zstd response counted", stats, err)
+	}
+}
+
+// TestDemoStatsSayWhyNotCompressed: /stats lists, per recent response, the
+// reason the middleware gave in Stats.Skip, as the page's table shows it.
+func TestDemoStatsSayWhyNotCompressed(t *testing.T) {
+	h, err := newHandler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	for _, tc := range []struct{ method, accept string }{
+		{"GET", "zstd"},     // compressed: no reason
+		{"GET", "identity"}, // RFC 9110 §12.5.3: nothing better than identity
+		{"HEAD", "zstd"},    // RFC 9110 §9.3.2: no body to compress
+	} {
+		req, _ := http.NewRequest(tc.method, srv.URL+"/api/items", nil)
+		req.Header.Set("Accept-Encoding", tc.accept)
+		resp, err := (&http.Transport{DisableCompression: true}).RoundTrip(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	s := stats(t, srv)
+	var got []string
+	for _, r := range s.Recent {
+		got = append(got, r.Coding+"/"+r.Skip)
+	}
+	want := []string{"zstd/", "identity/not accepted", "identity/HEAD"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("recent responses as coding/reason: %q, want %q", got, want)
 	}
 }

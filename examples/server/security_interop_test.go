@@ -118,7 +118,7 @@ func TestDemoPageShowsWhatStatsReportAsText(t *testing.T) {
 	}
 	reply, err := json.Marshal(statsReply{
 		Codings: map[string]codingStats{markup: {Responses: 1, BytesIn: 1000, BytesOut: 100}},
-		Recent:  []response{{Route: markup, Coding: markup, BytesIn: 1000, BytesOut: 100}},
+		Recent:  []response{{Route: markup, Coding: markup, Skip: markup, BytesIn: 1000, BytesOut: 100}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -136,8 +136,8 @@ func TestDemoPageShowsWhatStatsReportAsText(t *testing.T) {
 	dom := chromium.WaitDOM(t, srv.URL+"/", `data-bars="2"`)
 	checkNothingInjected(t, dom)
 	for _, want := range []string{
-		"<tr><td>" + markupAsText + "</td><td>" + markupAsText + "</td>", // route and coding in the table
-		`class="coding">` + markupAsText + "</text>",                     // the coding's label in the chart
+		"<tr><td>" + markupAsText + "</td><td>" + markupAsText + "</td><td>" + markupAsText + "</td>", // route, coding and reason in the table
+		`class="coding">` + markupAsText + "</text>",                                                  // the coding's label in the chart
 	} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the page does not show %q as text:\n%s", want, dom)

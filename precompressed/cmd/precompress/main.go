@@ -10,8 +10,10 @@
 // Flags:
 //
 //	-codings list    sidecars to write, in order: zstd,br,gzip (the default) or a subset
-//	-min-size n      smallest file compressed, in bytes (default 512; 0: all)
-//	-min-saving f    fraction of a file a sidecar must save to be kept (default 0.05; 0: any saving)
+//	-min-size n      smallest file compressed, in bytes (default 512), or "all"
+//	                 for every size (precompressed.EverySize)
+//	-min-saving f    fraction of a file a sidecar must save to be kept (default
+//	                 0.05), or "any" for any saving (precompressed.AnySaving)
 //	-manifest name   keep a manifest of hashes and sizes at DIR/name, e.g. precompress.json
 //	-rewrite         replace existing sidecars that are not up to date even when
 //	                 they hold the file in fewer bytes than a new one (by default
@@ -58,6 +60,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/squeezehttp/squeeze/precompressed"
@@ -93,8 +96,8 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fl.PrintDefaults()
 	}
 	codings := fl.String("codings", "zstd,br,gzip", "comma-separated `list` of sidecars to write: zstd, br, gzip")
-	minSize := fl.Int64("min-size", 512, "smallest file compressed, in `bytes`")
-	minSaving := fl.Float64("min-saving", 0.05, "`fraction` of a file's size a sidecar must save to be kept")
+	minSize := fl.String("min-size", strconv.Itoa(precompressed.DefaultMinSize), "smallest file compressed, in `bytes`, or \"all\" for every size")
+	minSaving := fl.String("min-saving", strconv.FormatFloat(precompressed.DefaultMinSaving, 'g', -1, 64), "`fraction` of a file's size a sidecar must save to be kept, or \"any\"")
 	manifest := fl.String("manifest", "", "keep a manifest of hashes and sizes at DIR/`name` (e.g. "+precompressed.DefaultManifest+")")
 	rewrite := fl.Bool("rewrite", false, "replace existing sidecars that are not up to date even when they hold the file in fewer bytes")
 	orphans := fl.Bool("delete-orphans", false, "delete sidecars whose original is gone, and deltas whose original or dictionary is gone")
@@ -119,14 +122,16 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fmt.Fprintln(stderr, "precompress:", err)
 		return 2
 	}
+	size, sizeErr := parseMinSize(*minSize)
+	saving, savingErr := parseMinSaving(*minSaving)
 	for _, bad := range []struct {
 		wrong bool
 		flag  string
 		value any
 		why   string
 	}{
-		{*minSize < 0, "-min-size", *minSize, "must not be negative"},
-		{*minSaving < 0 || *minSaving >= 1, "-min-saving", *minSaving, "must be at least 0 and less than 1"},
+		{sizeErr != nil, "-min-size", *minSize, fmt.Sprint(sizeErr)},
+		{savingErr != nil, "-min-saving", *minSaving, fmt.Sprint(savingErr)},
 		{*workers < 0, "-workers", *workers, "must not be negative"},
 		{*manifest != "" && (!fs.ValidPath(*manifest) || *manifest == "."), "-manifest", *manifest, "must be a slash-separated name inside DIR, such as " + precompressed.DefaultManifest},
 	} {
@@ -134,14 +139,6 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 			fmt.Fprintf(stderr, "precompress: %s %v: %s\n", bad.flag, bad.value, bad.why)
 			return 2
 		}
-	}
-	// GenerateConfig's zero values mean its defaults; its "none" is -1.
-	size, saving := *minSize, *minSaving
-	if size == 0 {
-		size = -1
-	}
-	if saving == 0 {
-		saving = -1
 	}
 	cfg := precompressed.GenerateConfig{
 		Sidecars:      sidecars,
@@ -175,6 +172,41 @@ func run(ctx context.Context, args []string, stdout, stderr, progress io.Writer)
 		fmt.Fprintln(stdout, summary(dir, rep))
 	}
 	return 0
+}
+
+// parseMinSize reads -min-size: a positive number of bytes, or "all" for
+// precompressed.EverySize. Zero is refused rather than given a meaning: in
+// GenerateConfig it means the default, and it once meant "all" here.
+func parseMinSize(v string) (int64, error) {
+	if v == "all" {
+		return precompressed.EverySize, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	switch {
+	case err != nil:
+		return 0, errors.New(`want a number of bytes or "all"`)
+	case n <= 0:
+		return 0, errors.New(`must be at least 1; "all" compresses every size`)
+	}
+	return n, nil
+}
+
+// parseMinSaving reads -min-saving: a fraction above 0 and below 1, or
+// "any" for precompressed.AnySaving. Zero is refused as -min-size 0 is.
+func parseMinSaving(v string) (float64, error) {
+	if v == "any" {
+		return precompressed.AnySaving, nil
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	switch {
+	case err != nil:
+		return 0, errors.New(`want a fraction or "any"`)
+	case f == 0:
+		return 0, errors.New(`must be above 0; "any" keeps every sidecar smaller than its file`)
+	case !(f > 0 && f < 1):
+		return 0, errors.New("must be above 0 and below 1")
+	}
+	return f, nil
 }
 
 // message is err as the command reports it: with one prefix, its own

@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -83,6 +84,54 @@ func TestRunFlagsChooseCodingsAndOutput(t *testing.T) {
 	}
 }
 
+// -min-size all is precompressed.EverySize: a file under the default of
+// 512 bytes gets its sidecar, which the default leaves out.
+func TestRunMinSizeAllCompressesEverySize(t *testing.T) {
+	dir := t.TempDir()
+	tiny := bytes.Repeat([]byte("let a = 1;\n"), 20) // 220 bytes
+	if err := os.WriteFile(filepath.Join(dir, "tiny.js"), tiny, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCmd(t, nil, "-codings", "gzip", dir); code != 0 {
+		t.Fatalf("default: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tiny.js.gz")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("tiny.js.gz written under the default -min-size (err %v)", err)
+	}
+	if code, _, errOut := runCmd(t, nil, "-min-size", "all", "-codings", "gzip", dir); code != 0 {
+		t.Fatalf("-min-size all: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "tiny.js.gz")); err != nil {
+		t.Errorf("-min-size all left tiny.js without a sidecar: %v", err)
+	}
+}
+
+// -min-saving any is precompressed.AnySaving: a sidecar that saves less
+// than the default fraction is kept, which the default deletes.
+func TestRunMinSavingAnyKeepsEverySmallerSidecar(t *testing.T) {
+	dir := t.TempDir()
+	// Random bytes after a run of one letter: gzip saves a little of the
+	// run, under 5 % of the whole.
+	noise := make([]byte, 2000)
+	rand.NewChaCha8([32]byte{}).Read(noise)
+	body := append(bytes.Repeat([]byte("a"), 80), noise...)
+	if err := os.WriteFile(filepath.Join(dir, "app.js"), body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := runCmd(t, nil, "-codings", "gzip", dir); code != 0 {
+		t.Fatalf("default: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "app.js.gz")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("app.js.gz kept under the default -min-saving (err %v); the test's body saves too much", err)
+	}
+	if code, _, errOut := runCmd(t, nil, "-min-saving", "any", "-codings", "gzip", dir); code != 0 {
+		t.Fatalf("-min-saving any: exit %d, stderr %q", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "app.js.gz")); err != nil {
+		t.Errorf("-min-saving any did not keep a smaller app.js.gz: %v", err)
+	}
+}
+
 func TestRunProgressOnlyWhereGiven(t *testing.T) {
 	var progress bytes.Buffer
 	if code, _, errOut := runCmd(t, &progress, site(t)); code != 0 || errOut != "" {
@@ -116,7 +165,11 @@ func TestRunUsageErrorsNameTheFlag(t *testing.T) {
 		{[]string{"-min-saving", "2", dir}, "precompress: -min-saving 2: "},
 		{[]string{"-min-saving", "1", dir}, "precompress: -min-saving 1: "},
 		{[]string{"-min-saving", "-0.5", dir}, "precompress: -min-saving -0.5: "},
+		{[]string{"-min-saving", "0", dir}, `precompress: -min-saving 0: must be above 0; "any" keeps every sidecar`},
+		{[]string{"-min-saving", "NaN", dir}, "precompress: -min-saving NaN: "},
 		{[]string{"-min-size", "-1", dir}, "precompress: -min-size -1: "},
+		{[]string{"-min-size", "0", dir}, `precompress: -min-size 0: must be at least 1; "all" compresses every size`},
+		{[]string{"-min-size", "some", dir}, "precompress: -min-size some: "},
 		{[]string{"-workers", "-1", dir}, "precompress: -workers -1: "},
 		{[]string{"-manifest", "../precompress.json", dir}, "precompress: -manifest ../precompress.json: "},
 		{[]string{"-min-saving", "lots", dir}, "-min-saving"},
