@@ -118,6 +118,13 @@ type Config struct {
 	// the response's header permits it. Set it to a *dictionary.Server
 	// (package encoding/dictionary). Default: nil, off.
 	Dictionaries Dictionaries
+
+	// Cache, when set, keeps the compressed form of bodies compressed
+	// whole, by their content, and sends it again for an equal body instead
+	// of compressing anew (see Cache for what is kept and what it costs).
+	// Make it with NewCache; one Cache may serve several Middlewares and
+	// precompressed file servers. Default: nil, every body is compressed.
+	Cache *Cache
 }
 
 // Coding is one coding the middleware offers and the level to use.
@@ -144,6 +151,9 @@ type Stats struct {
 	// conditional header fields itself, with the 304 or 412 in Status, and
 	// dropped the BytesIn that the handler wrote.
 	Conditional bool
+	// Cache says whether the body came from Config.Cache, went into it,
+	// or neither.
+	Cache CacheResult
 }
 
 // ETagMode says how a strong ETag is made to differ per coding, as
@@ -214,7 +224,8 @@ type settings struct {
 	decodeRequests bool
 	maxRequestSize int64
 
-	dict Dictionaries // nil without Config.Dictionaries
+	dict  Dictionaries // nil without Config.Dictionaries
+	cache *Cache       // nil without Config.Cache
 }
 
 func (c Config) settings() (*settings, error) {
@@ -232,7 +243,8 @@ func (c Config) settings() (*settings, error) {
 		decodeRequests: c.DecodeRequests,
 		maxRequestSize: c.MaxRequestSize,
 
-		dict: c.Dictionaries,
+		dict:  c.Dictionaries,
+		cache: c.Cache,
 	}
 	switch {
 	case s.minSize == 0:
@@ -249,6 +261,9 @@ func (c Config) settings() (*settings, error) {
 		return nil, fmt.Errorf("encoding: Config.MaxRequestSize %d is negative; leave it 0 for the default", s.maxRequestSize)
 	case s.jitter < 0:
 		return nil, fmt.Errorf("encoding: Config.Jitter %d is negative; leave it 0 for no padding", s.jitter)
+	}
+	if s.cache != nil && s.cache.c == nil {
+		return nil, errors.New("encoding: Config.Cache was not made by NewCache")
 	}
 	if s.bufferSize == 0 {
 		s.bufferSize = DefaultBufferSize
