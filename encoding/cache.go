@@ -26,6 +26,12 @@ import (
 // result. Requests for a body being compressed wait for that compression
 // instead of doing it again, so each entry is made once at a time.
 //
+// A body is kept the second time it is seen, not the first: the first
+// time only its hash is remembered, in a fixed table of 8192 of them, so
+// that bodies that never repeat (a JSON reply with a timestamp) cost the
+// hash and no memory, and cannot push out those that do. precompressed
+// keeps the files it compresses the first time.
+//
 // Cached are only responses any client may be given: not those to a
 // request with Authorization, nor those with Set-Cookie or with
 // Cache-Control no-store or private, nor padded ones (Config.Jitter), nor
@@ -119,7 +125,7 @@ func (w *responseWriter) cachedWhole() []byte {
 	p := w.offer.pool
 	start := w.startTimer()
 	k := contentcache.Key{Sum: sha256.Sum256(src), Size: int64(len(src)), Coding: p.coding, Level: p.level}
-	e, made := w.s.cache.c.Do(k, func() ([]byte, error) { return p.encodeKept(src) })
+	e, made := w.s.cache.c.DoSeen(k, func() ([]byte, error) { return p.encodeKept(src) })
 	w.stopTimer(start)
 	w.cache = CacheHit
 	if made {

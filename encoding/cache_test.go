@@ -42,7 +42,8 @@ func TestCacheHitIsByteIdenticalToFreshCompression(t *testing.T) {
 		cached := mustNew(t, Config{Codings: []Coding{coding}, Cache: mustCache(t, 1<<20), OnResponse: statsOf(&st)})
 		name := coding.Codec.Name()
 		want := serve(t, fresh, writeBody("text/plain", body), "GET", "Accept-Encoding: "+name)
-		for i, result := range []CacheResult{CacheMiss, CacheHit, CacheHit} {
+		// The first request only remembers the body; the second keeps it.
+		for i, result := range []CacheResult{CacheMiss, CacheMiss, CacheHit, CacheHit} {
 			got := serve(t, cached, writeBody("text/plain", body), "GET", "Accept-Encoding: "+name)
 			if !bytes.Equal(got.Body.Bytes(), want.Body.Bytes()) || got.Header().Get("Content-Encoding") != name {
 				t.Fatalf("%s request %d: %s; differs from a fresh compression (%s)", name, i, describe(got), describe(want))
@@ -83,10 +84,30 @@ func TestCacheBudgetHoldsUnderThousandBodies(t *testing.T) {
 	m := mustNew(t, Config{Cache: c})
 	for i := range 1000 {
 		body := append(sampleText(2<<10), fmt.Sprint(i)...)
+		// Twice: a body is kept when it comes again.
+		serve(t, m, writeBody("text/plain", body), "GET", "Accept-Encoding: gzip")
 		serve(t, m, writeBody("text/plain", body), "GET", "Accept-Encoding: gzip")
 		if used := c.Used(); used > budget {
 			t.Fatalf("after %d bodies the cache holds %d bytes, over its budget of %d", i+1, used, budget)
 		}
+	}
+	if c.c.Len() == 0 {
+		t.Error("the cache kept no body: the test proves nothing")
+	}
+}
+
+// A body that never repeats, such as dynamic JSON, is compressed but not
+// kept: the cache costs it the hash, no memory.
+func TestCacheKeepsOnlyBodiesThatRepeat(t *testing.T) {
+	t.Parallel()
+	c := mustCache(t, 1<<20)
+	m := mustNew(t, Config{Cache: c})
+	for i := range 200 {
+		body := append(sampleText(2<<10), fmt.Sprint(i)...)
+		serve(t, m, writeBody("application/json", body), "GET", "Accept-Encoding: zstd")
+	}
+	if n, used := c.c.Len(), c.Used(); n != 0 || used != 0 {
+		t.Errorf("200 bodies seen once left %d entries, %d bytes; want none", n, used)
 	}
 }
 
@@ -231,7 +252,8 @@ func TestCacheHitAllocatesNoBodyCopy(t *testing.T) {
 	}))
 	r := serveRequest("GET", "Accept-Encoding: br")
 	w := &discardWriter{h: http.Header{}}
-	h.ServeHTTP(w, r) // the miss
+	h.ServeHTTP(w, r) // the misses: seen, then kept
+	h.ServeHTTP(w, r)
 	allocs := testing.AllocsPerRun(100, func() {
 		clear(w.h)
 		h.ServeHTTP(w, r)

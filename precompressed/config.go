@@ -107,6 +107,10 @@ type Config struct {
 	// FallbackRecompress re-makes each file compressed on the fly at its
 	// codec's highest level, in the background and one file at a time, and
 	// serves the result from then on if it is smaller (under a new ETag).
+	// At most 64 files wait their turn; one compressed while that many
+	// wait keeps its first encoding. The one goroutine doing it runs only
+	// while files wait. With a shared Config.Cache, the middleware's
+	// responses with the same content get the smaller bytes too.
 	// Off by default: the highest levels cost many times the CPU of the
 	// defaults for a few percent of size.
 	FallbackRecompress bool

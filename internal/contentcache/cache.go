@@ -5,6 +5,7 @@ package contentcache
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -80,6 +81,12 @@ type Cache struct {
 	entries map[Key]*Entry
 	lru     Entry // sentinel: lru.next is the most recent entry
 
+	// seen remembers the contents looked up lately, by a fingerprint of
+	// their Sum in a slot chosen by another part of it, so that DoSeen
+	// keeps only what comes a second time: a body that never repeats
+	// (dynamic JSON) costs no memory and no eviction of one that does.
+	seen [seenSlots]atomic.Uint64
+
 	// OnWait, when set, is called by a Do that is about to wait for
 	// another's fill: tests use it to know that requests overlap.
 	OnWait func()
@@ -95,12 +102,34 @@ func New(budget int64) *Cache {
 // Budget returns the budget the cache was made with.
 func (c *Cache) Budget() int64 { return c.budget }
 
+// seenSlots is the size of the table of contents seen once: a body that
+// repeats while fewer than about that many others pass is kept.
+const seenSlots = 1 << 13
+
+// DoSeen is Do for content that is worth keeping only when it repeats: a
+// key whose content was not seen lately is filled (once, for all who ask
+// while it is being filled) but not kept, and its content is remembered
+// so that the next request for it fills an entry that is kept.
+func (c *Cache) DoSeen(k Key, fill func() ([]byte, error)) (e *Entry, made bool) {
+	slot := &c.seen[binary.LittleEndian.Uint64(k.Sum[:8])%seenSlots]
+	fp := binary.LittleEndian.Uint64(k.Sum[8:16]) | 1 // never the empty slot's 0
+	keep := slot.Load() == fp
+	if !keep {
+		slot.Store(fp)
+	}
+	return c.do(k, fill, keep)
+}
+
 // Do returns the entry for k, calling fill to make it when absent; made
 // reports whether this call filled it. A fill that fails is not kept, so
 // that a later request tries again; its callers, the waiters included, see
 // the error in Entry.Err. An entry larger than a quarter of the budget is
 // returned but not kept.
 func (c *Cache) Do(k Key, fill func() ([]byte, error)) (e *Entry, made bool) {
+	return c.do(k, fill, true)
+}
+
+func (c *Cache) do(k Key, fill func() ([]byte, error), keep bool) (e *Entry, made bool) {
 	c.mu.Lock()
 	if e, ok := c.entries[k]; ok {
 		if e.linked {
@@ -127,14 +156,15 @@ func (c *Cache) Do(k Key, fill func() ([]byte, error)) (e *Entry, made bool) {
 	var body []byte
 	e.err = errFillPanicked
 	defer func() {
-		c.settle(e, body)
+		c.settle(e, body, keep)
 	}()
 	body, e.err = fill()
 	return e, true
 }
 
-// settle publishes the outcome of e's fill and charges or forgets it.
-func (c *Cache) settle(e *Entry, body []byte) {
+// settle publishes the outcome of e's fill and charges it, or forgets it
+// when it is not to be kept.
+func (c *Cache) settle(e *Entry, body []byte, keep bool) {
 	if e.err == nil {
 		e.cur.Store(&Body{Bytes: body})
 	}
@@ -142,7 +172,7 @@ func (c *Cache) settle(e *Entry, body []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.cost = int64(len(body)) + EntryOverhead
-	if e.err != nil || e.cost > c.budget/4 {
+	if !keep || e.err != nil || e.cost > c.budget/4 {
 		delete(c.entries, e.key)
 		return
 	}

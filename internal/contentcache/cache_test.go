@@ -120,3 +120,26 @@ func TestReplaceTakesOnlySmaller(t *testing.T) {
 		t.Errorf("after a smaller replacement: %d bytes, %d charged; want 60, %d", n, used, 60+EntryOverhead)
 	}
 }
+
+// DoSeen keeps content the second time it comes, not the first: a body
+// that never repeats costs no entry.
+func TestDoSeenKeepsWhatRepeats(t *testing.T) {
+	c := New(1 << 20)
+	fill := func() ([]byte, error) { return []byte("encoded"), nil }
+	for i := range 100 {
+		if _, made := c.DoSeen(key(fmt.Sprint("dynamic ", i), "br"), fill); !made {
+			t.Fatalf("body %d: not filled", i)
+		}
+	}
+	if n := c.Len(); n != 0 {
+		t.Fatalf("100 bodies seen once left %d entries, want 0", n)
+	}
+	for i, want := range []bool{true, true, false} {
+		if _, made := c.DoSeen(key("static", "br"), fill); made != want {
+			t.Errorf("request %d for a repeated body: filled %v, want %v", i, made, want)
+		}
+	}
+	if n := c.Len(); n != 1 {
+		t.Errorf("a repeated body left %d entries, want 1", n)
+	}
+}

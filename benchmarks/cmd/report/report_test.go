@@ -38,7 +38,7 @@ func TestTinyReportWritesEverySection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, title := range []string{"## Machine", "## Published test", "## Load: wrk", "## Static files",
+	for _, title := range []string{"## Machine", "## Published test", "## Load: wrk", "## Static files", "## Repeat responses",
 		"## Scaling: time per response", "## Scaling: heap against compressed", "## Scaling: heap against idle WebSocket",
 		"## Level sweep", "## Go benchmarks"} {
 		if !bytes.Contains(results, []byte(title)) {
