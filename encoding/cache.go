@@ -18,19 +18,20 @@ import (
 // An entry's key is the SHA-256 of the uncompressed body with its length,
 // the coding and its level: never the path or the ETag, so a handler that
 // changes its body under the same ETag gets the new bytes, and nobody can
-// make two bodies share an entry. Every response the middleware compresses
-// whole (the handler finished within Config.BufferSize) pays that hash,
+// make two bodies share an entry. Every body looked up pays that hash,
 // hit or miss: one pass over the body, far cheaper than compressing it. A
 // hit then sends the stored bytes with a Content-Length, without copying
 // them; a miss compresses as without a cache and keeps a copy of the
 // result. Requests for a body being compressed wait for that compression
 // instead of doing it again, so each entry is made once at a time.
 //
-// A body is kept the second time it is seen, not the first: the first
-// time only its hash is remembered, in a fixed table of 8192 of them, so
-// that bodies that never repeat (a JSON reply with a timestamp) cost the
-// hash and no memory, and cannot push out those that do. precompressed
-// keeps the files it compresses the first time.
+// A body is looked up and kept from the second time it is seen, not the
+// first: the first time it is compressed as without a cache and only a
+// 64-bit keyed hash of it (maphash, a few times cheaper than SHA-256) is
+// remembered, in a fixed table of 8192, so that bodies that never repeat
+// (a JSON reply with a timestamp) cost that one pass over their bytes and
+// no memory, and cannot push out those that do. precompressed keeps the
+// files it compresses the first time.
 //
 // Cached are only responses any client may be given: not those to a
 // request with Authorization, nor those with Set-Cookie or with
@@ -75,7 +76,8 @@ const (
 	// CacheHit: the compressed body came from the cache, or from a
 	// compression of the same body that another request was doing.
 	CacheHit
-	// CacheMiss: the body was compressed and the result kept.
+	// CacheMiss: the body was compressed, and the result kept if the
+	// body had come before.
 	CacheMiss
 )
 
@@ -117,6 +119,17 @@ func hasDirective(lines []string, directive string) bool {
 	return false
 }
 
+// seenBefore reports whether the held-back body, which may be cached, came
+// lately: only then is it looked up. A body seen for the first time is
+// compressed as without a cache, and counts as a miss.
+func (w *responseWriter) seenBefore() bool {
+	if w.s.cache.c.Seen(w.held()) {
+		return true
+	}
+	w.cache = CacheMiss
+	return false
+}
+
 // cachedWhole returns the compressed form of the held-back body, from the
 // cache or compressed into it now. It returns nil when the body is not to
 // be compressed: its encoding failed or is no smaller than the body.
@@ -125,7 +138,7 @@ func (w *responseWriter) cachedWhole() []byte {
 	p := w.offer.pool
 	start := w.startTimer()
 	k := contentcache.Key{Sum: sha256.Sum256(src), Size: int64(len(src)), Coding: p.coding, Level: p.level}
-	e, made := w.s.cache.c.DoSeen(k, func() ([]byte, error) { return p.encodeKept(src) })
+	e, made := w.s.cache.c.Do(k, func() ([]byte, error) { return p.encodeKept(src) })
 	w.stopTimer(start)
 	w.cache = CacheHit
 	if made {

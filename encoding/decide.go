@@ -191,7 +191,7 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 	var whole []byte // the compressed body, when known whole
 	switch {
 	case head:
-	case v == compressWhole && w.cacheable(h, bare):
+	case v == compressWhole && w.cacheable(h, bare) && w.seenBefore():
 		if whole = w.cachedWhole(); whole == nil {
 			return false
 		}

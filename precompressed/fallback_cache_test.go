@@ -41,21 +41,21 @@ func TestFileAndEqualHandlerOutputShareOneEntry(t *testing.T) {
 			w.Write(jsBody)
 		}))
 		var fromFile, fromHandler *bytes.Buffer
-		get := func(which string) {
-			if which == "file" {
-				fromFile = do(fsrv, "GET", "/app.js", "Accept-Encoding", "br").Body
-			} else {
-				fromHandler = do(handler, "GET", "/app.js", "Accept-Encoding", "br").Body
-			}
+		fileGet := func() { fromFile = do(fsrv, "GET", "/app.js", "Accept-Encoding", "br").Body }
+		if first == "file" {
+			fileGet()
 		}
-		second := map[string]string{"file": "handler", "handler": "file"}[first]
-		get(first)
-		get(second)
+		// The middleware looks a body up from the second time it sees it.
+		do(handler, "GET", "/app.js", "Accept-Encoding", "br")
+		if first == "handler" {
+			fileGet()
+		}
+		fromHandler = do(handler, "GET", "/app.js", "Accept-Encoding", "br").Body
 		if !bytes.Equal(fromFile.Bytes(), fromHandler.Bytes()) || !bytes.Equal(decode(t, "br", fromFile.Bytes()), jsBody) {
 			t.Fatalf("%s first: the file (%d bytes) and the handler (%d bytes) got different br bodies", first, fromFile.Len(), fromHandler.Len())
 		}
-		if want := map[string]encoding.CacheResult{"file": encoding.CacheHit, "handler": encoding.CacheMiss}[first]; st.Cache != want {
-			t.Errorf("%s first: the handler's Stats.Cache is %d, want %d", first, st.Cache, want)
+		if st.Cache != encoding.CacheHit {
+			t.Errorf("%s first: the handler's Stats.Cache is %d, want a hit on the file's entry", first, st.Cache)
 		}
 		if n := contentcacheLen(c); n != 1 {
 			t.Errorf("%s first: the shared cache holds %d entries, want 1", first, n)

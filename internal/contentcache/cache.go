@@ -5,8 +5,8 @@ package contentcache
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"errors"
+	"hash/maphash"
 	"sync"
 	"sync/atomic"
 )
@@ -81,10 +81,9 @@ type Cache struct {
 	entries map[Key]*Entry
 	lru     Entry // sentinel: lru.next is the most recent entry
 
-	// seen remembers the contents looked up lately, by a fingerprint of
-	// their Sum in a slot chosen by another part of it, so that DoSeen
-	// keeps only what comes a second time: a body that never repeats
-	// (dynamic JSON) costs no memory and no eviction of one that does.
+	// seen holds the maphash of contents seen lately, each in the slot
+	// that hash picks (see Seen).
+	seed maphash.Seed
 	seen [seenSlots]atomic.Uint64
 
 	// OnWait, when set, is called by a Do that is about to wait for
@@ -94,7 +93,7 @@ type Cache struct {
 
 // New returns a cache of budget bytes, which must be positive.
 func New(budget int64) *Cache {
-	c := &Cache{budget: budget, entries: make(map[Key]*Entry)}
+	c := &Cache{budget: budget, entries: make(map[Key]*Entry), seed: maphash.MakeSeed()}
 	c.lru.next, c.lru.prev = &c.lru, &c.lru
 	return c
 }
@@ -106,18 +105,22 @@ func (c *Cache) Budget() int64 { return c.budget }
 // repeats while fewer than about that many others pass is kept.
 const seenSlots = 1 << 13
 
-// DoSeen is Do for content that is worth keeping only when it repeats: a
-// key whose content was not seen lately is filled (once, for all who ask
-// while it is being filled) but not kept, and its content is remembered
-// so that the next request for it fills an entry that is kept.
-func (c *Cache) DoSeen(k Key, fill func() ([]byte, error)) (e *Entry, made bool) {
-	slot := &c.seen[binary.LittleEndian.Uint64(k.Sum[:8])%seenSlots]
-	fp := binary.LittleEndian.Uint64(k.Sum[8:16]) | 1 // never the empty slot's 0
-	keep := slot.Load() == fp
-	if !keep {
-		slot.Store(fp)
+// Seen reports whether content was seen lately, and remembers it: the
+// admission test for what is worth hashing with SHA-256 and keeping. It
+// hashes content with maphash under the cache's own random seed, a few
+// times faster than SHA-256, so that a body that never repeats (dynamic
+// JSON) costs that pass and no memory, and cannot push out bodies that
+// do. A collision here only admits a body early or late: the Key decides
+// what is served.
+func (c *Cache) Seen(content []byte) bool {
+	h := maphash.Bytes(c.seed, content)
+	slot := &c.seen[h%seenSlots]
+	fp := h | 1 // never the empty slot's 0
+	if slot.Load() == fp {
+		return true
 	}
-	return c.do(k, fill, keep)
+	slot.Store(fp)
+	return false
 }
 
 // Do returns the entry for k, calling fill to make it when absent; made
@@ -126,10 +129,6 @@ func (c *Cache) DoSeen(k Key, fill func() ([]byte, error)) (e *Entry, made bool)
 // the error in Entry.Err. An entry larger than a quarter of the budget is
 // returned but not kept.
 func (c *Cache) Do(k Key, fill func() ([]byte, error)) (e *Entry, made bool) {
-	return c.do(k, fill, true)
-}
-
-func (c *Cache) do(k Key, fill func() ([]byte, error), keep bool) (e *Entry, made bool) {
 	c.mu.Lock()
 	if e, ok := c.entries[k]; ok {
 		if e.linked {
@@ -156,15 +155,14 @@ func (c *Cache) do(k Key, fill func() ([]byte, error), keep bool) (e *Entry, mad
 	var body []byte
 	e.err = errFillPanicked
 	defer func() {
-		c.settle(e, body, keep)
+		c.settle(e, body)
 	}()
 	body, e.err = fill()
 	return e, true
 }
 
-// settle publishes the outcome of e's fill and charges it, or forgets it
-// when it is not to be kept.
-func (c *Cache) settle(e *Entry, body []byte, keep bool) {
+// settle publishes the outcome of e's fill and charges or forgets it.
+func (c *Cache) settle(e *Entry, body []byte) {
 	if e.err == nil {
 		e.cur.Store(&Body{Bytes: body})
 	}
@@ -172,7 +170,7 @@ func (c *Cache) settle(e *Entry, body []byte, keep bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	e.cost = int64(len(body)) + EntryOverhead
-	if !keep || e.err != nil || e.cost > c.budget/4 {
+	if e.err != nil || e.cost > c.budget/4 {
 		delete(c.entries, e.key)
 		return
 	}
