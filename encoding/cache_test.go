@@ -343,3 +343,29 @@ func benchmarkCache(b *testing.B, body []byte, coding, mode string) {
 	}
 	b.ReportMetric(float64(w.n), "out-B")
 }
+
+// A dictionary-compressed response depends on the dictionary as well as on
+// the body: it is never cached (RFC 9842), and the same body in a plain
+// coding still is.
+func TestCacheNeverStoresDictionaryResponses(t *testing.T) {
+	t.Parallel()
+	c := mustCache(t, 1<<20)
+	var st Stats
+	m := mustNew(t, Config{Dictionaries: &countingDictionaries{permit: true}, Codings: []Coding{{Codec: Gzip()}}, Cache: c, OnResponse: statsOf(&st)})
+	body := sampleText(8 << 10)
+	for range 3 {
+		got := serve(t, m, writeBody("text/plain", body), "GET", "Accept-Encoding: gzip, dcz", "Available-Dictionary: :x:")
+		if got.Header().Get("Content-Encoding") != "dcz" || st.Cache != CacheNotLookedUp {
+			t.Fatalf("%s; Stats.Cache %d; want dcz, not looked up", describe(got), st.Cache)
+		}
+	}
+	if n := c.c.Len(); n != 0 {
+		t.Errorf("dictionary responses left %d entries", n)
+	}
+	for range 2 {
+		serve(t, m, writeBody("text/plain", body), "GET", "Accept-Encoding: gzip")
+	}
+	if n := c.c.Len(); n != 1 {
+		t.Errorf("the same body in gzip left %d entries, want 1", n)
+	}
+}
