@@ -41,6 +41,10 @@ import (
 // FallbackRecompress replaced them with a smaller encoding of the same
 // content.
 //
+// A hit is quicker than a miss, so a client can tell whether an equal body
+// was sent lately; among responses any client may be given, that tells
+// nothing a request for them would not.
+//
 // The budget bounds the bytes of the stored bodies plus a fixed overhead
 // per entry; the entries used least recently go first, and an entry larger
 // than a quarter of the budget is not kept. A Cache is safe for concurrent

@@ -84,13 +84,11 @@ func (s *server) serveDecodedCached(w http.ResponseWriter, r *http.Request, res 
 // decodedKey is the cache key of the decoded content of the sidecar v.
 // Unlike the fallback's entries it is addressed by the sidecar's version,
 // its name, size and modification time, since it is known before the
-// content is: its Sum hashes those, and its level, which no codec has,
-// keeps it apart from entries that hash content.
-const decodedLevel = -1
-
+// content is: its Sum hashes those, and Decoded keeps it apart from the
+// entries that hash content.
 func decodedKey(v *variant) contentcache.Key {
 	version := fmt.Appendf(nil, "%s\x00%d\x00%d", v.name, v.size, v.modTime.UnixNano())
-	return contentcache.Key{Sum: sha256.Sum256(version), Size: v.size, Coding: v.coding, Level: decodedLevel}
+	return contentcache.Key{Sum: sha256.Sum256(version), Size: v.size, Coding: v.coding, Decoded: true}
 }
 
 // decodeWhole returns the decoded content of v, or nil when it is larger

@@ -24,6 +24,9 @@ type Key struct {
 	Size   int64
 	Coding string
 	Level  int
+	// Decoded marks the other kind of entry: the content of a file decoded
+	// from Coding, addressed by the file's version (see precompressed).
+	Decoded bool
 }
 
 // Body is what an entry holds. Bytes is nil when the encoding was no
