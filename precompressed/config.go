@@ -89,9 +89,10 @@ type Config struct {
 	// the fly, and the decoded content of sidecars whose original is
 	// missing, least recently used first out. Zero means 32 MiB, or the
 	// budget of Cache when set; a negative value turns on-the-fly
-	// compression and the caching of decoded content off. Files larger than a quarter of the budget are
-	// served uncompressed instead, and decoded content that large is
-	// decoded anew for each request, as it is sent.
+	// compression and the caching of decoded content off. Files larger
+	// than a quarter of the budget are served uncompressed instead, and
+	// decoded content that large is decoded anew for each request, as it
+	// is sent.
 	FallbackCacheBytes int64
 
 	// Cache, when set, holds the files compressed on the fly and the
