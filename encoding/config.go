@@ -121,6 +121,13 @@ type Config struct {
 	// the response's header permits it. Set it to a *dictionary.Server
 	// (package encoding/dictionary). Default: nil, off.
 	Dictionaries Dictionaries
+
+	// Cache, when set, keeps the compressed form of bodies compressed
+	// whole, by their content, and sends it again for an equal body instead
+	// of compressing anew (see Cache for what is kept and what it costs).
+	// Make it with NewCache; one Cache may serve several Middlewares and
+	// precompressed file servers. Default: nil, every body is compressed.
+	Cache *Cache
 }
 
 // Coding is one coding the middleware offers and the level to use.
@@ -150,6 +157,9 @@ type Stats struct {
 	// Skip says why the body went out uncompressed: SkipNone when Coding
 	// is set.
 	Skip Skip
+	// Cache says whether the body came from Config.Cache, went into it,
+	// or neither.
+	Cache CacheResult
 }
 
 // ETagMode says how a strong ETag is made to differ per coding, as
@@ -225,7 +235,8 @@ type settings struct {
 	decodeRequests bool
 	maxRequestSize int64
 
-	dict Dictionaries // nil without Config.Dictionaries
+	dict  Dictionaries // nil without Config.Dictionaries
+	cache *Cache       // nil without Config.Cache
 }
 
 func (c Config) settings() (*settings, error) {
@@ -243,7 +254,8 @@ func (c Config) settings() (*settings, error) {
 		decodeRequests: c.DecodeRequests,
 		maxRequestSize: c.MaxRequestSize,
 
-		dict: c.Dictionaries,
+		dict:  c.Dictionaries,
+		cache: c.Cache,
 	}
 	// A negative size is a mistake, not a request for the default or for
 	// no limit: refuse it here rather than guess.
@@ -259,6 +271,9 @@ func (c Config) settings() (*settings, error) {
 	}
 	if s.minSize == 0 {
 		s.minSize = DefaultMinSize
+	}
+	if s.cache != nil && s.cache.c == nil {
+		return nil, errors.New("encoding: Config.Cache was not made by NewCache")
 	}
 	if s.bufferSize == 0 {
 		s.bufferSize = DefaultBufferSize

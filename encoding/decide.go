@@ -195,23 +195,29 @@ func (w *responseWriter) commit(v verdict, why Skip) {
 // when the encoder cannot be had.
 func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 	head := w.req.Method == http.MethodHead
+	_, typed := h["Content-Type"]
+	bare := onlyContentType(h, typed) // then there is nothing to look up or remove
 	var enc Writer
-	var whole *[]byte
+	var whole []byte // the compressed body, when known whole
 	switch {
 	case head:
-	case v == compressWhole:
-		if whole = w.encodeWhole(); whole == nil {
+	case v == compressWhole && w.cacheable(h, bare) && w.seenBefore():
+		if whole = w.cachedWhole(); whole == nil {
 			return false
 		}
-		defer putBuffer(whole)
+	case v == compressWhole:
+		pooled := w.encodeWhole()
+		if pooled == nil {
+			return false
+		}
+		defer putBuffer(pooled)
+		whole = *pooled
 	default:
 		var err error
 		if enc, err = w.offer.pool.get(&w.out); err != nil {
 			return false
 		}
 	}
-	_, typed := h["Content-Type"]
-	bare := onlyContentType(h, typed) // then there is nothing to look up or remove
 	// Content-Length would end chunked framing, and with it the trailers
 	// the handler declared.
 	sized := whole != nil && (bare || !hasTrailers(h))
@@ -223,7 +229,7 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 	}
 	w.varyDictionary(h)
 	if sized {
-		h["Content-Length"] = w.contentLength.set(len(*whole))
+		h["Content-Length"] = w.contentLength.set(len(whole))
 	}
 	if !bare {
 		if !sized {
@@ -242,7 +248,7 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 		w.writeHeader(h, w.statusOrOK())
 	case whole != nil:
 		w.writeHeader(h, w.statusOrOK())
-		_, _ = w.out.Write(*whole)
+		_, _ = w.out.Write(whole)
 	default:
 		w.enc = enc
 		w.writeHeader(h, w.statusOrOK())

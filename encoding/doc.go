@@ -51,6 +51,12 @@
 // Vary: Accept-Encoding, Available-Dictionary and a strong ETag per
 // dictionary.
 //
+// A body that handlers send again and again (a rendered page, an embedded
+// bundle, the same JSON to many clients) is compressed once with
+// Config.Cache: a Cache made by NewCache keeps compressed bodies by the
+// SHA-256 of their content within a byte budget, sends the stored bytes on
+// a hit, and can be shared with precompressed's file servers.
+//
 // Codings are pluggable through the Codec interface; Zstd, Brotli, Gzip and
 // Deflate are built in, encoding with github.com/klauspost/compress and
 // github.com/andybalholm/brotli at the level asked for. What a codec can do

@@ -53,6 +53,7 @@ type responseWriter struct {
 	reqBody *decodedBody // the decoding request body, with DecodeRequests
 
 	in      int64         // body bytes the handler wrote
+	cache   CacheResult   // what Config.Cache did
 	encTime time.Duration // time spent in the encoder, when OnResponse wants it
 
 	// contentLength backs the Content-Length of a body compressed whole, so
@@ -370,7 +371,7 @@ func (w *responseWriter) stats() Stats {
 	if status == 0 {
 		status = http.StatusOK
 	}
-	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional}
+	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional, Cache: w.cache}
 	if w.state == compressing {
 		st.Coding, st.Duration = w.offer.pool.name(), w.encTime
 	} else {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/squeezehttp/squeeze/encoding"
 	"github.com/squeezehttp/squeeze/encoding/dictionary"
+	"github.com/squeezehttp/squeeze/internal/contentcache"
 )
 
 // Sidecar names one kind of precompressed file: the content-coding it holds
@@ -87,16 +88,31 @@ type Config struct {
 	// FallbackCacheBytes bounds the memory that holds files compressed on
 	// the fly, and the decoded content of sidecars whose original is
 	// missing, least recently used first out. Zero means 32 MiB
-	// (DefaultFallbackCacheBytes); a negative value turns on-the-fly
-	// compression and the caching of decoded content off. Files larger
+	// (DefaultFallbackCacheBytes), or the budget of Cache when set; a
+	// negative value turns on-the-fly compression and the caching of
+	// decoded content off. Files larger
 	// than a quarter of the budget are served uncompressed instead, and
 	// decoded content that large is decoded anew for each request, as it
 	// is sent.
 	FallbackCacheBytes int64
 
+	// Cache, when set, holds the files compressed on the fly and the
+	// decoded content of sidecars instead of a cache of the server's own,
+	// and bounds them with its budget in place of FallbackCacheBytes,
+	// which must then be zero. Give the same Cache to an encoding
+	// Middleware (encoding.Config.Cache) and a file and a handler's output
+	// with the same bytes share one compressed entry: both key it by the
+	// SHA-256 of the content, the coding and its level (the codec's
+	// default here). Default: nil, a cache of FallbackCacheBytes.
+	Cache *encoding.Cache
+
 	// FallbackRecompress re-makes each file compressed on the fly at its
 	// codec's highest level, in the background and one file at a time, and
 	// serves the result from then on if it is smaller (under a new ETag).
+	// At most 64 files wait their turn; one compressed while that many
+	// wait keeps its first encoding. The one goroutine doing it runs only
+	// while files wait. With a shared Config.Cache, the middleware's
+	// responses with the same content get the smaller bytes too.
 	// Off by default: the highest levels cost many times the CPU of the
 	// defaults for a few percent of size.
 	FallbackRecompress bool
@@ -207,6 +223,14 @@ func (cfg *Config) check() error {
 			return fmt.Errorf("precompressed: Config.Fallback[%d]: coding %q is listed twice", i, name)
 		}
 		names[name] = true
+	}
+	if cfg.Cache != nil {
+		switch {
+		case cfg.FallbackCacheBytes != 0:
+			return fmt.Errorf("precompressed: Config.FallbackCacheBytes %d with Config.Cache set: the Cache's budget applies; leave it zero", cfg.FallbackCacheBytes)
+		case contentcache.Hook(cfg.Cache) == nil:
+			return errors.New("precompressed: Config.Cache was not made by encoding.NewCache")
+		}
 	}
 	if d := cfg.Dictionary; d != nil {
 		// The pattern comes per file from Match; everything else in the

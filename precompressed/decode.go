@@ -1,7 +1,7 @@
 package precompressed
 
 import (
-	"bytes"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +10,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/squeezehttp/squeeze/internal/contentcache"
 )
 
 // decodable returns the first of sidecars whose coding this package can
@@ -59,28 +60,35 @@ func (s *server) serveDecodedCached(w http.ResponseWriter, r *http.Request, res 
 	if s.cache == nil {
 		return false, true
 	}
-	// The coding "" keeps these apart from the fallback's entries, which
-	// are keyed by the original's name and a coding.
-	key := cacheKey{name: v.name, size: v.size, modTime: v.modTime.UnixNano()}
-	e, _ := s.cache.get(key, func() ([]byte, error) { return s.decodeWhole(v) })
-	switch {
-	case errors.Is(e.err, errChanged):
+	e, _ := s.cache.Do(decodedKey(v), func() ([]byte, error) { return s.decodeWhole(v) })
+	switch err := e.Err(); {
+	case errors.Is(err, errChanged):
 		s.invalidate(res.name)
 		return true, false
-	case e.err != nil:
+	case err != nil:
 		// Found before any header went out, unlike a corruption met while
 		// streaming.
 		s.invalidate(res.name)
 		http.Error(w, "500 cannot decode sidecar", http.StatusInternalServerError)
 		return true, true
 	}
-	p := e.cur.Load()
-	if p.body == nil {
+	body := e.Body()
+	if body.Bytes == nil {
 		return false, true
 	}
-	w.Header().Set("ETag", etag(p.sum, ""))
-	http.ServeContent(w, r, "", v.modTime, bytes.NewReader(p.body))
+	w.Header().Set("ETag", etag(body.Tag(bytesHash), ""))
+	serveHeld(w, r, "", v.modTime, body.Bytes)
 	return true, true
+}
+
+// decodedKey is the cache key of the decoded content of the sidecar v.
+// Unlike the fallback's entries it is addressed by the sidecar's version,
+// its name, size and modification time, since it is known before the
+// content is: its Sum hashes those, and Decoded keeps it apart from the
+// entries that hash content.
+func decodedKey(v *variant) contentcache.Key {
+	version := fmt.Appendf(nil, "%s\x00%d\x00%d", v.name, v.size, v.modTime.UnixNano())
+	return contentcache.Key{Sum: sha256.Sum256(version), Size: v.size, Coding: v.coding, Decoded: true}
 }
 
 // decodeWhole returns the decoded content of v, or nil when it is larger

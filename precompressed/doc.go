@@ -17,7 +17,10 @@
 //     the same bounded cache.
 //   - Files without a sidecar whose type is worth compressing are
 //     compressed once and kept in a bounded in-memory cache, so no request
-//     pays for compressing a static file again.
+//     pays for compressing a static file again; the bytes it holds go out
+//     with one write, as http.ServeContent would send them from a file.
+//     The cache is an encoding.Cache, keyed by the file's content, which
+//     Config.Cache can share with the encoding middleware.
 //   - Stat results are cached, found and not found, so that a request costs
 //     no more file-system calls than http.FileServer serving the plain file,
 //     within a budget in bytes that counts the names requested

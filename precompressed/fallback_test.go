@@ -112,11 +112,11 @@ func TestFallbackCacheStaysWithinBudget(t *testing.T) {
 		if w := do(h, "GET", "/"+name, "Accept-Encoding", "gzip"); w.Header().Get("Content-Encoding") != "gzip" {
 			t.Fatalf("%s: not compressed", name)
 		}
-		if used := h.cache.bytes(); used > budget {
+		if used := h.cache.Used(); used > budget {
 			t.Fatalf("cache holds %d bytes, budget %d", used, budget)
 		}
 	}
-	if n := len(h.cache.entries); n == len(fsys) {
+	if n := h.cache.Len(); n == len(fsys) {
 		t.Errorf("all %d entries still cached: the budget evicted nothing, so the test proves nothing", n)
 	}
 }

@@ -85,7 +85,7 @@ func TestFaultsLeaveFileServerServing(t *testing.T) {
 			if err := fetch(t, srv.URL+c.path, c.coding, big); err != nil {
 				t.Errorf("%s, then the same request: %v", name, err)
 			}
-			if used := cache.bytes(); used > budget {
+			if used := cache.Used(); used > budget {
 				t.Errorf("%s: the cache holds %d bytes, over its budget of %d", name, used, budget)
 			}
 			srv.CloseClientConnections()

@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/squeezehttp/squeeze/encoding"
@@ -63,6 +64,10 @@ type digest struct {
 	once sync.Once
 	sum  string
 	err  error
+	// content is the full SHA-256 of the file once read, the address of
+	// its entries in the fallback cache; a manifest's hash is too short to
+	// be one.
+	content atomic.Pointer[[sha256.Size]byte]
 }
 
 // knownDigest is a digest whose hash is already known, from a manifest.
@@ -80,7 +85,12 @@ func (d *digest) get(f io.ReadSeeker) (string, error) {
 		if _, d.err = io.Copy(h, f); d.err == nil {
 			_, d.err = f.Seek(0, io.SeekStart)
 		}
-		d.sum = hashString(h.Sum(nil))
+		var full [sha256.Size]byte
+		h.Sum(full[:0])
+		d.sum = hashString(full[:])
+		if d.err == nil {
+			d.content.Store(&full)
+		}
 	})
 	return d.sum, d.err
 }

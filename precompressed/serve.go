@@ -155,7 +155,7 @@ type encodedWriter struct {
 func (w *encodedWriter) WriteHeader(code int) {
 	if !w.wroteHeader {
 		w.wroteHeader = true
-		if code == http.StatusOK || code == http.StatusPartialContent {
+		if w.coding != "" && (code == http.StatusOK || code == http.StatusPartialContent) {
 			w.Header().Set("Content-Encoding", w.coding)
 		}
 	}
@@ -170,10 +170,14 @@ func (w *encodedWriter) Write(p []byte) (int, error) {
 }
 
 // ReadFrom hands the copy to the connection's own ReadFrom, so that a file
-// still goes out with sendfile.
+// still goes out with sendfile, and writes bytes held in memory as they are
+// (writeHeld).
 func (w *encodedWriter) ReadFrom(r io.Reader) (int64, error) {
 	if !w.wroteHeader {
 		w.WriteHeader(http.StatusOK)
+	}
+	if n, ok, err := writeHeld(w.ResponseWriter, r); ok {
+		return n, err
 	}
 	return io.Copy(w.ResponseWriter, r)
 }

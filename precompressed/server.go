@@ -6,10 +6,10 @@ import (
 	"os"
 	"path"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/internal/contentcache"
 )
 
 // server is the handler FileServer returns.
@@ -25,11 +25,11 @@ type server struct {
 
 	fallback      []encoding.Codec
 	fallbackNames []string
-	cache         *memCache // nil when on-the-fly compression is off
+	cache         *contentcache.Cache // nil when on-the-fly compression is off
 	minSize       int64
 	maxSize       int64
 	recompress    bool
-	recompressing sync.Mutex // one background recompression at a time
+	recompressor  recompressor
 
 	resources *statCache[*resource]
 
@@ -77,14 +77,20 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 		statBudget -= statBudget / 8
 	}
 	s.resources = newStatCache[*resource](statBudget)
-	if budget := cfg.cacheBytes(); budget > 0 {
+	switch budget := cfg.cacheBytes(); {
+	case cfg.Cache != nil:
+		s.cache = contentcache.Hook(cfg.Cache)
+	case budget > 0:
+		s.cache = contentcache.New(budget)
+	}
+	if s.cache != nil {
 		s.fallback = cfg.fallback()
 		for _, c := range s.fallback {
 			s.fallbackNames = append(s.fallbackNames, c.Name())
 		}
-		s.cache = newMemCache(budget)
-		s.maxSize = budget / 4
+		s.maxSize = s.cache.Budget() / 4
 		s.recompress = cfg.FallbackRecompress
+		s.recompressor.s = s
 	}
 	return s
 }

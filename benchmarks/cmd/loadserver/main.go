@@ -18,6 +18,7 @@
 //	/release     lets every /stream response finish
 //	/ws          a wsdeflate echo: answers one message, then stays idle
 //	/mem         heap in use after GC, responses in flight, WebSocket connections (JSON)
+//	/cached/..., /peer/..., /dynjson: the compression cache against per-request compression (cache.go)
 package main
 
 import (
@@ -87,13 +88,18 @@ func newServer(level int, jsonFile, assetFile, static, fallback string) (*server
 		}
 	}
 	s.mux.Handle("/json", mw.Handler(bytesHandler("application/json", jsonBody)))
+	var assetHandler http.Handler
 	if assetFile != "" {
 		asset, err := os.ReadFile(assetFile)
 		if err != nil {
 			return nil, fmt.Errorf("loadserver: %w", err)
 		}
 		ctype := mime.TypeByExtension(filepath.Ext(assetFile))
-		s.mux.Handle("/asset", mw.Handler(bytesHandler(ctype, asset)))
+		assetHandler = bytesHandler(ctype, asset)
+		s.mux.Handle("/asset", mw.Handler(assetHandler))
+	}
+	if err := cacheRoutes(s.mux, level, assetHandler); err != nil {
+		return nil, err
 	}
 	if static != "" {
 		root, err := os.OpenRoot(static)

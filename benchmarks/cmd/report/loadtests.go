@@ -59,6 +59,7 @@ func (r *Report) loadTests(ctx context.Context) error {
 		// The comparisons built on these runs still get their section,
 		// each row marked as not measured.
 		r.staticTargets(nil)
+		r.cacheTargets(nil)
 		return nil
 	}
 	a, err := r.prepareAssets()
@@ -79,7 +80,7 @@ func (r *Report) loadTests(ctx context.Context) error {
 	results := map[string]*loadResult{}
 	var order []*loadResult
 	var cmds []string
-	for _, t := range loadTargets {
+	for _, t := range allLoadTargets() {
 		if t.nginx && (ng == nil || strings.HasPrefix(t.accept, "br") && !ng.Brotli) {
 			continue
 		}
@@ -127,7 +128,7 @@ func (r *Report) loadTests(ctx context.Context) error {
 		}
 		rows = append(rows, append(row, rss))
 		top := r.Mode.WrkConns[len(r.Mode.WrkConns)-1]
-		bars = append(bars, chart.Bar{Label: res.target.key + " (" + coding + ")", Value: res.wrk[top].RPS, Ours: !res.target.nginx && !strings.HasPrefix(res.target.key, "fs-")})
+		bars = append(bars, chart.Bar{Label: res.target.key + " (" + coding + ")", Value: res.wrk[top].RPS, Ours: !res.target.nginx && !strings.HasPrefix(res.target.key, "fs-") && !strings.HasPrefix(res.target.key, "peer-")})
 	}
 	writeTable(r.md, head, rows)
 	fmt.Fprintf(r.md, "nginx's peak RSS is for the single nginx process that serves all its rows. Commands (URLs vary by port):\n\n")
@@ -135,6 +136,7 @@ func (r *Report) loadTests(ctx context.Context) error {
 	r.charts["load-rps.svg"] = chart.Bars{Title: fmt.Sprintf("wrk, %d connections: requests per second (squeeze in orange)", r.Mode.WrkConns[len(r.Mode.WrkConns)-1]), Unit: "rps", Bars: bars}
 	fmt.Fprintf(r.md, "![requests per second]({charts}/load-rps.svg)\n\n")
 	r.staticTargets(results)
+	r.cacheTargets(results)
 	return nil
 }
 

@@ -8,7 +8,8 @@ import (
 // the load results: sidecars within 10 % of http.FileServer serving the
 // same bytes (ab -k -c 1 and wrk -c 32), next to nginx brotli_static; the
 // cached fallback at least 10× nginx compressing at level 4 on the fly,
-// with output no larger. A comparison whose targets did not run (nginx,
+// with output no larger, and at least as fast as the sidecar and as
+// http.FileServer, next to nginx brotli_static. A comparison whose targets did not run (nginx,
 // or wrk, missing) is a row marked not measured, as is the ab column when
 // ab is missing.
 func (r *Report) staticTargets(res map[string]*loadResult) {
@@ -59,6 +60,9 @@ func (r *Report) staticTargets(res map[string]*loadResult) {
 	check("br sidecar vs http.FileServer, uncompressed file", "pc-sidecar", "fs-plain", 0)
 	check("br sidecar vs nginx brotli_static", "pc-sidecar", "ng-brstatic", 0)
 	check("no sidecar, cached, vs nginx br 4 on the fly", "pc-fallback", "ng-br", 10)
+	check("no sidecar, cached, vs br sidecar", "pc-fallback", "pc-sidecar", 1)
+	check("no sidecar, cached, vs http.FileServer sending the br sidecar", "pc-fallback", "fs-same", 1)
+	check("no sidecar, cached, vs nginx brotli_static", "pc-fallback", "ng-brstatic", 0)
 	writeTable(r.md, []string{"comparison", "ab -k -c 1 (rps)", fmt.Sprintf("wrk -c %d (rps)", conns), "target"}, rows)
 	if f, n := res["pc-fallback"], res["ng-br"]; f != nil && n != nil {
 		verdict := "no larger ✓"

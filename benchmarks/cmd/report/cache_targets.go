@@ -1,0 +1,64 @@
+package main
+
+import (
+	"fmt"
+)
+
+// cacheLoadTargets are the load rows of the middleware's compression cache
+// (encoding.Config.Cache): the same asset written by a handler on every
+// request, with the cache and through the peers that have none, and JSON
+// that differs on every request, where the cache only costs.
+var cacheLoadTargets = []loadTarget{
+	{"mw-cache-br", "squeeze encoding + Cache, asset, br 4", false, "/cached/asset", "br"},
+	{"mw-cache-gzip", "squeeze encoding + Cache, asset, gzip 4", false, "/cached/asset", "gzip"},
+	{"peer-hc-br", "httpcompression, asset, br 4 (no cache)", false, "/peer/hc/asset", "br"},
+	{"peer-hc-gzip", "httpcompression, asset, gzip 4 (no cache)", false, "/peer/hc/asset", "gzip"},
+	{"peer-gzhttp-gzip", "gzhttp, asset, gzip 4 (no cache)", false, "/peer/gzhttp/asset", "gzip"},
+	{"mw-dynjson", "squeeze encoding, JSON 4 KB, new each request", false, "/dynjson", browserAE},
+	{"mw-cache-dynjson", "squeeze encoding + Cache, JSON 4 KB, new each request", false, "/cached/dynjson", browserAE},
+}
+
+// allLoadTargets is every row of the load table, in its order.
+func allLoadTargets() []loadTarget {
+	return append(append([]loadTarget(nil), loadTargets...), cacheLoadTargets...)
+}
+
+// cacheTargets checks the cache's targets against the load results: the
+// asset from the cache at least 10× nginx compressing it on the fly at
+// level 4, with output no larger, and dynamic JSON losing at most 5 % to
+// the cache being on; the peers without a cache beside them.
+func (r *Report) cacheTargets(res map[string]*loadResult) {
+	r.section("Repeat responses: the middleware's compression cache", "A handler writes the same asset on every request; "+
+		"with encoding.Config.Cache the middleware hashes it (SHA-256), finds the compressed bytes and sends them. "+
+		"The dynamic JSON rows write a different body each time, so that every request is a miss: what the cache costs when it never helps. "+
+		"The wrk columns come from the load run above.")
+	conns := r.Mode.WrkConns[len(r.Mode.WrkConns)-1]
+	var rows [][]string
+	check := func(what, a, b string, target float64) {
+		x, y := res[a], res[b]
+		if x == nil || y == nil {
+			rows = append(rows, []string{what, "–", "–", "not measured (peer missing)"})
+			return
+		}
+		ra, rb := x.wrk[conns].RPS, y.wrk[conns].RPS
+		verdict := ""
+		if target > 0 {
+			verdict = " ✗"
+			if ra >= target*rb {
+				verdict = " ✓"
+			}
+		}
+		rows = append(rows, []string{what,
+			fmt.Sprintf("%s vs %s = %s%s", num(ra), num(rb), ratio(ra/rb), verdict),
+			fmt.Sprintf("%d vs %d", x.probe.BodyBytes, y.probe.BodyBytes),
+			targetText(target)})
+	}
+	check("asset br 4, cache vs nginx br 4 on the fly", "mw-cache-br", "ng-br", 10)
+	check("asset gzip 4, cache vs nginx gzip 4 on the fly", "mw-cache-gzip", "ng-gzip", 10)
+	check("asset br 4, cache vs no cache", "mw-cache-br", "mw-br", 0)
+	check("asset br 4, cache vs httpcompression", "mw-cache-br", "peer-hc-br", 0)
+	check("asset gzip 4, cache vs httpcompression", "mw-cache-gzip", "peer-hc-gzip", 0)
+	check("asset gzip 4, cache vs gzhttp", "mw-cache-gzip", "peer-gzhttp-gzip", 0)
+	check("dynamic JSON, cache on vs off (every request a miss)", "mw-cache-dynjson", "mw-dynjson", 0.95)
+	writeTable(r.md, []string{"comparison", fmt.Sprintf("wrk -c %d (rps)", conns), "bytes/response", "target"}, rows)
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package precompressed
+
+const raceEnabled = false
