@@ -40,6 +40,7 @@ func TestReadmeDefaultsAreTheCodes(t *testing.T) {
 		"encoding.Config.ETag":                         {"`encoding." + etagModeName(encoding.ETagMode(0)) + "`"},
 		"encoding.Config.Jitter":                       {"0: off"},
 		"encoding.Config.NotAcceptable":                {"false"},
+		"encoding.Config.Cache":                        {"nil: off"},
 		"encoding.Config.MaxRequestSize":               {size(encoding.DefaultMaxRequestSize)},
 		"precompressed.Config.Sidecars":                {sidecarsDefault()},
 		"precompressed.Config.StatCacheBytes":          {size(precompressed.DefaultStatCacheBytes)},
