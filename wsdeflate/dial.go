@@ -186,17 +186,9 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions, 
 	case resp.Header.Get("Sec-WebSocket-Accept") != acceptKey(key):
 		return nil, resp, errors.New("wsdeflate: dial: wrong Sec-WebSocket-Accept")
 	}
-	sub := resp.Header.Get("Sec-WebSocket-Protocol")
-	if sub != "" && !slices.Contains(opts.Subprotocols, sub) {
-		return nil, resp, fmt.Errorf("wsdeflate: dial: server chose subprotocol %q, which was not offered", sub)
-	}
-	var params *Params
-	p, ok, err := ParseResponse(resp.Header.Values("Sec-WebSocket-Extensions"), opts.Compression)
+	sub, params, err := checkAgreement(resp, opts)
 	if err != nil {
-		return nil, resp, fmt.Errorf("wsdeflate: dial: %w", err)
-	}
-	if ok {
-		params = &p
+		return nil, resp, err
 	}
 	limited.n = -1 // the handshake is over: frames are bounded by the read limit
 	bufw := bufio.NewWriterSize(nc, 4<<10)
@@ -206,6 +198,24 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions, 
 		subprotocol: sub,
 		params:      params,
 	}), resp, nil
+}
+
+// checkAgreement checks the subprotocol and extension the server's
+// handshake response agreed to against what was offered (RFC 6455 §4.1,
+// RFC 7692 §5).
+func checkAgreement(resp *http.Response, opts *DialOptions) (sub string, params *Params, err error) {
+	sub = resp.Header.Get("Sec-WebSocket-Protocol")
+	if sub != "" && !slices.Contains(opts.Subprotocols, sub) {
+		return "", nil, fmt.Errorf("wsdeflate: dial: server chose subprotocol %q, which was not offered", sub)
+	}
+	p, ok, err := ParseResponse(resp.Header.Values("Sec-WebSocket-Extensions"), opts.Compression)
+	switch {
+	case err != nil:
+		return "", nil, fmt.Errorf("wsdeflate: dial: %w", err)
+	case ok:
+		params = &p
+	}
+	return sub, params, nil
 }
 
 // errHandshakeTooLarge is what handshakeReader returns past its limit.
