@@ -62,7 +62,11 @@ type DialOptions struct {
 	// server did not enable it), nothing has been sent and Dial goes on
 	// over HTTP/1.1 with NetDial and TLSConfig, as without HTTPClient. A
 	// client with a Timeout makes Dial fail: the timeout would end the
-	// connection, not the handshake, which ctx bounds.
+	// connection, not the handshake, which ctx bounds. x/net's Transport
+	// keeps a buffer for each open request body as large as the server's
+	// SETTINGS_MAX_FRAME_SIZE, up to 512 KiB (net/http's server allows
+	// 1 MiB frames unless http.HTTP2Config.MaxReadFrameSize says less), on
+	// top of what the Conn keeps.
 	HTTPClient *http.Client
 
 	// NetDial, if set, opens the connection to addr ("host:port") in place
