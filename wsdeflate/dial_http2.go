@@ -61,8 +61,12 @@ func dialStream(ctx context.Context, client *http.Client, u *url.URL, opts *Dial
 	if offer := opts.Compression.Offer(); offer != "" {
 		req.Header.Set("Sec-WebSocket-Extensions", offer)
 	}
+	// A redirect would be followed with a GET, whose 200 is no WebSocket:
+	// the handshake's answer is the first one, as over HTTP/1.1.
+	once := *client
+	once.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
 	stopWatch := context.AfterFunc(ctx, cancel)
-	resp, err := client.Do(req)
+	resp, err := once.Do(req)
 	if !stopWatch() && err == nil {
 		err = ctx.Err() // ctx ended the handshake as it succeeded
 	}
@@ -117,12 +121,15 @@ type clientStream struct {
 func (s *clientStream) Read(p []byte) (int, error)  { return s.body.Read(p) }
 func (s *clientStream) Write(p []byte) (int, error) { return s.pw.Write(p) }
 
-// Close ends the stream: our side first (END_STREAM), then the request.
+// Close ends the stream: our side first (the end of the request body,
+// END_STREAM), then the request.
 func (s *clientStream) Close() error {
-	s.end(net.ErrClosed)
+	s.end(nil)
 	return nil
 }
 
+// end ends the stream, the request body with err (nil: io.EOF). A Write
+// blocked in the pipe returns io.ErrClosedPipe.
 func (s *clientStream) end(err error) {
 	s.closeOnce.Do(func() {
 		s.pw.CloseWithError(err)

@@ -315,3 +315,28 @@ func heapInUse() uint64 {
 	runtime.ReadMemStats(&m)
 	return m.HeapAlloc
 }
+
+// TestRFC8441DialDoesNotFollowRedirects: an HTTP client follows a 302 to a
+// CONNECT with a GET, whose 200 is a page, not a WebSocket; Dial must
+// report the redirect instead (RFC 6455 §4.1: a status other than the
+// handshake's fails the connection).
+func TestRFC8441DialDoesNotFollowRedirects(t *testing.T) {
+	srv, _ := server(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodConnect {
+			http.Redirect(w, r, "/page", http.StatusFound)
+			return
+		}
+		w.Write([]byte("a page"))
+	}))
+	client := newClient(srv.Client().Transport.(*http.Transport).TLSClientConfig)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	c, resp, err := wsdeflate.Dial(ctx, "wss"+strings.TrimPrefix(srv.URL, "https")+"/ws", &wsdeflate.DialOptions{HTTPClient: client})
+	if err == nil {
+		c.Close(wsdeflate.StatusNormalClosure, "")
+		t.Fatal("Dial took a redirected CONNECT's page for a WebSocket")
+	}
+	if resp == nil || resp.StatusCode != http.StatusFound {
+		t.Fatalf("Dial: %v (response %v); want the 302", err, resp)
+	}
+}
