@@ -1,6 +1,6 @@
 module github.com/squeezehttp/squeeze/benchmarks
 
-go 1.24
+go 1.26.0
 
 replace github.com/squeezehttp/squeeze => ../
 
@@ -13,6 +13,11 @@ require (
 )
 
 require (
-	github.com/andybalholm/brotli v1.3.0 // indirect
+	golang.org/x/net v0.63.0
+	golang.org/x/text v0.44.0 // indirect
+)
+
+require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/squeezehttp/squeeze v0.0.0-00010101000000-000000000000
 )

@@ -192,3 +192,38 @@ func TestH2CUpgradeHeaderIsNotATunnel(t *testing.T) {
 		t.Fatalf("%s", describe(rec))
 	}
 }
+
+// RFC 8441 §4: a WebSocket over HTTP/2 is an Extended CONNECT, answered
+// with 200 and then the stream's DATA in both directions. The middleware
+// must hand the handler the server's own ResponseWriter, as it does for an
+// HTTP/1.1 upgrade: nothing buffered (the 200 must reach the client at the
+// handler's first flush), compressed or added (no Content-Encoding, no
+// Vary).
+func TestRFC8441ExtendedConnectIsNotWrapped(t *testing.T) {
+	t.Parallel()
+	rec := httptest.NewRecorder()
+	var given http.ResponseWriter
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		given = w
+		w.Header().Set("Content-Type", "text/plain")
+		w.WriteHeader(http.StatusOK)
+		w.Write(sampleText(8192))
+	})
+	r := httptest.NewRequest(http.MethodConnect, "https://example.com/ws", nil)
+	r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/2.0", 2, 0
+	r.Header.Set(":protocol", "websocket")
+	r.Header.Set("Sec-WebSocket-Version", "13")
+	r.Header.Set("Accept-Encoding", "gzip, br, zstd")
+	mustNew(t, Config{}).Handler(h).ServeHTTP(rec, r)
+	if given != rec {
+		t.Errorf("the handler got %T; want the server's own ResponseWriter", given)
+	}
+	for _, k := range []string{"Content-Encoding", "Vary"} {
+		if v := rec.Header().Get(k); v != "" {
+			t.Errorf("%s: %q on an Extended CONNECT's response", k, v)
+		}
+	}
+	if !bytes.Equal(rec.Body.Bytes(), sampleText(8192)) {
+		t.Errorf("the stream's bytes were changed: %d bytes; want the %d written", rec.Body.Len(), 8192)
+	}
+}

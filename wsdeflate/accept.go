@@ -82,12 +82,20 @@ func acceptKey(key string) string {
 	return base64.StdEncoding.EncodeToString(h[:])
 }
 
-// Accept completes the server side of the opening handshake (RFC 6455
-// §4.2) and takes over the connection. On a request that is not a valid
-// WebSocket upgrade it writes an HTTP error response and returns an error.
-// Only HTTP/1.1 is supported: WebSockets over HTTP/2 (RFC 8441) are not.
-// Options the package cannot honour (see AcceptOptions) fail Accept with an
-// error naming the field, answered with 500 before anything is negotiated.
+// Accept completes the server side of the opening handshake and returns the
+// connection: an HTTP/1.1 Upgrade (RFC 6455 §4.2), after which it takes
+// over the TCP connection, or an HTTP/2 Extended CONNECT (RFC 8441 §4–5),
+// answered with 200, after which the Conn runs over the request's stream.
+// On a request that is not a valid WebSocket handshake it writes an HTTP
+// error response and returns an error. Options the package cannot honour
+// (see AcceptOptions) fail Accept with an error naming the field, answered
+// with 500 before anything is negotiated.
+//
+// Over HTTP/2 the stream ends when the handler returns: the handler must
+// keep the Conn's users running until it is done with the Conn, and call
+// Close (or see Read fail) before returning; after Close no Write reaches
+// the ResponseWriter. See "WebSockets over HTTP/2" in the package
+// documentation for turning Extended CONNECT on in net/http.
 func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn, error) {
 	if opts == nil {
 		opts = &AcceptOptions{}
@@ -97,9 +105,17 @@ func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn,
 		http.Error(w, "wsdeflate: invalid server configuration", http.StatusInternalServerError)
 		return nil, err
 	}
-	key, status, err := checkUpgrade(r)
+	// RFC 8441 §5: CONNECT over HTTP/2 with :protocol websocket.
+	extended := r.Method == http.MethodConnect && r.ProtoMajor == 2
+	var key string
+	var status int
+	if extended {
+		status, err = checkExtendedConnect(r)
+	} else {
+		key, status, err = checkUpgrade(r)
+	}
 	if err != nil {
-		if status == http.StatusUpgradeRequired {
+		if status == http.StatusUpgradeRequired || extended && r.Header.Get("Sec-WebSocket-Version") != "13" {
 			w.Header().Set("Sec-WebSocket-Version", "13")
 		}
 		http.Error(w, err.Error(), status)
@@ -116,6 +132,10 @@ func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn,
 	var ext string
 	if resp, p, ok := Negotiate(r.Header.Values("Sec-WebSocket-Extensions"), opts.Compression); ok {
 		params, ext = &p, resp
+	}
+	cfg := connConfig{connOptions: o, subprotocol: subprotocol, params: params}
+	if extended {
+		return acceptStream(w, r, ext, cfg)
 	}
 	nc, brw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
@@ -142,11 +162,7 @@ func Accept(w http.ResponseWriter, r *http.Request, opts *AcceptOptions) (*Conn,
 		nc.Close()
 		return nil, fmt.Errorf("wsdeflate: write handshake: %w", err)
 	}
-	return newConn(nc, brw.Reader, brw.Writer, connConfig{
-		connOptions: o,
-		subprotocol: subprotocol,
-		params:      params,
-	}), nil
+	return newConn(nc, brw.Reader, brw.Writer, cfg), nil
 }
 
 // checkUpgrade validates the client's handshake (RFC 6455 §4.2.1) and

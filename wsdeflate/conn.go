@@ -144,5 +144,8 @@ func (c *Conn) SetReadLimit(n int64) {
 	c.readLimit.Store(readLimitOrDefault(n))
 }
 
-// NetConn returns the underlying connection, for its addresses.
+// NetConn returns the underlying connection, for its addresses. Over
+// HTTP/2 it is a net.Conn for the WebSocket's stream, not the TCP
+// connection other streams share: its addresses are that connection's, and
+// reading, writing or closing it act on the stream alone.
 func (c *Conn) NetConn() net.Conn { return c.nc.Conn }

@@ -52,6 +52,23 @@ type DialOptions struct {
 	// IdleRelease is as in AcceptOptions.
 	IdleRelease time.Duration
 
+	// HTTPClient, if set, is tried first: when its Transport speaks
+	// HTTP/2 with Extended CONNECT (RFC 8441), as golang.org/x/net/http2's
+	// Transport does with a server that enables it, Dial sends the
+	// handshake as a CONNECT with :protocol websocket through it, and the
+	// Conn runs over that stream, sharing the client's connection with its
+	// other requests. When the Transport cannot send one (net/http's
+	// Transport refuses the :protocol header; x/net's reports that the
+	// server did not enable it), nothing has been sent and Dial goes on
+	// over HTTP/1.1 with NetDial and TLSConfig, as without HTTPClient. A
+	// client with a Timeout makes Dial fail: the timeout would end the
+	// connection, not the handshake, which ctx bounds. x/net's Transport
+	// keeps a buffer for each open request body as large as the server's
+	// SETTINGS_MAX_FRAME_SIZE, up to 512 KiB (net/http's server allows
+	// 1 MiB frames unless http.HTTP2Config.MaxReadFrameSize says less), on
+	// top of what the Conn keeps.
+	HTTPClient *http.Client
+
 	// NetDial, if set, opens the connection to addr ("host:port") in place
 	// of a net.Dialer's TCP connection: for proxies, Unix sockets or
 	// in-memory pipes. TLS is still layered on top for wss:// URLs.
@@ -65,7 +82,7 @@ type DialOptions struct {
 const maxHandshakeResponse = 64 << 10
 
 // Dial opens a WebSocket connection to a ws:// or wss:// URL (RFC 6455
-// §4.1). ctx bounds the TCP connect and the handshake. The handshake
+// §4.1), or over HTTP/2 (RFC 8441) through DialOptions.HTTPClient. ctx bounds the TCP connect and the handshake. The handshake
 // response may be at most 64 KiB (status line and headers); a larger one
 // fails Dial with an error saying so. The handshake response is returned
 // also on failure when one was read, for its status and headers; its body
@@ -79,6 +96,9 @@ func Dial(ctx context.Context, rawURL string, opts *DialOptions) (*Conn, *http.R
 	if err != nil {
 		return nil, nil, err
 	}
+	if opts.HTTPClient != nil && opts.HTTPClient.Timeout != 0 {
+		return nil, nil, fmt.Errorf("wsdeflate: DialOptions.HTTPClient.Timeout is %v; want 0 (ctx bounds the handshake)", opts.HTTPClient.Timeout)
+	}
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("wsdeflate: dial: %w", err)
@@ -90,6 +110,12 @@ func Dial(ctx context.Context, rawURL string, opts *DialOptions) (*Conn, *http.R
 		secure = true
 	default:
 		return nil, nil, fmt.Errorf("wsdeflate: dial: scheme %q is not ws or wss", u.Scheme)
+	}
+	if opts.HTTPClient != nil {
+		c, resp, err := dialStream(ctx, opts.HTTPClient, u, opts, o)
+		if err != errNoExtendedConnect {
+			return c, resp, err
+		}
 	}
 	addr := u.Host
 	if u.Port() == "" {
@@ -186,17 +212,9 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions, 
 	case resp.Header.Get("Sec-WebSocket-Accept") != acceptKey(key):
 		return nil, resp, errors.New("wsdeflate: dial: wrong Sec-WebSocket-Accept")
 	}
-	sub := resp.Header.Get("Sec-WebSocket-Protocol")
-	if sub != "" && !slices.Contains(opts.Subprotocols, sub) {
-		return nil, resp, fmt.Errorf("wsdeflate: dial: server chose subprotocol %q, which was not offered", sub)
-	}
-	var params *Params
-	p, ok, err := ParseResponse(resp.Header.Values("Sec-WebSocket-Extensions"), opts.Compression)
+	sub, params, err := checkAnswer(resp, opts)
 	if err != nil {
-		return nil, resp, fmt.Errorf("wsdeflate: dial: %w", err)
-	}
-	if ok {
-		params = &p
+		return nil, resp, err
 	}
 	limited.n = -1 // the handshake is over: frames are bounded by the read limit
 	bufw := bufio.NewWriterSize(nc, 4<<10)
@@ -206,6 +224,24 @@ func handshake(ctx context.Context, nc net.Conn, u *url.URL, opts *DialOptions, 
 		subprotocol: sub,
 		params:      params,
 	}), resp, nil
+}
+
+// checkAnswer checks the subprotocol and extension the server's
+// handshake response agreed to against what was offered (RFC 6455 §4.1,
+// RFC 7692 §5).
+func checkAnswer(resp *http.Response, opts *DialOptions) (sub string, params *Params, err error) {
+	sub = resp.Header.Get("Sec-WebSocket-Protocol")
+	if sub != "" && !slices.Contains(opts.Subprotocols, sub) {
+		return "", nil, fmt.Errorf("wsdeflate: dial: server chose subprotocol %q, which was not offered", sub)
+	}
+	p, ok, err := ParseResponse(resp.Header.Values("Sec-WebSocket-Extensions"), opts.Compression)
+	switch {
+	case err != nil:
+		return "", nil, fmt.Errorf("wsdeflate: dial: %w", err)
+	case ok:
+		params = &p
+	}
+	return sub, params, nil
 }
 
 // errHandshakeTooLarge is what handshakeReader returns past its limit.

@@ -39,9 +39,10 @@
 // # Connection
 //
 // [Accept] completes the server side of the opening handshake on an
-// http.ResponseWriter (HTTP/1.1 only; RFC 6455 §4.2.2), checking Origin
-// against the request's own host unless [AcceptOptions] lists others, and
-// [Dial] opens the client side to a ws:// or wss:// URL (RFC 6455 §4.1).
+// http.ResponseWriter (an HTTP/1.1 Upgrade, RFC 6455 §4.2.2, or an HTTP/2
+// Extended CONNECT, RFC 8441; see below), checking Origin against the
+// request's own host unless [AcceptOptions] lists others, and [Dial] opens
+// the client side to a ws:// or wss:// URL (RFC 6455 §4.1).
 // Both negotiate permessage-deflate unless told not to and return a [Conn]:
 // [Conn.Extensions] reports what was agreed. [Conn.Read] and [Conn.Write]
 // move whole messages, [Conn.Reader] and [Conn.Writer] stream them as
@@ -93,6 +94,50 @@
 // decompressor and one compression of the 8 KiB history for the
 // compressor, so a connection should release after a short idle period,
 // not after every message.
+//
+// # WebSockets over HTTP/2
+//
+// Browsers open a WebSocket as a stream of the page's HTTP/2 connection
+// when the server sends SETTINGS_ENABLE_CONNECT_PROTOCOL (RFC 8441 §3):
+// a CONNECT with :protocol websocket, Sec-WebSocket-Version and
+// Sec-WebSocket-Extensions, and no key, Upgrade or Connection. Accept
+// answers it with 200 and the same negotiation as over HTTP/1.1 (no
+// Sec-WebSocket-Accept), and the [Conn] then runs over the stream: frames
+// are read from the request body and written to the ResponseWriter, each
+// flushed as it is written, and deadlines go through
+// http.ResponseController (the server's ReadTimeout and WriteTimeout are
+// cleared as they are for a hijacked connection). Everything else —
+// framing, limits, compression, the idle release, Close's bound — is the
+// same code. The stream ending without a close frame (the client's
+// END_STREAM or RST_STREAM, the connection dropping) is a closed
+// connection: Read fails and [CloseStatus] is -1, as with 1006. A deadline
+// or a Close that cuts a frame short resets the stream; the connection the
+// stream rides on is untouched. [Conn.NetConn] returns a net.Conn for the
+// stream, with the connection's addresses.
+//
+// net/http's HTTP/2 server sends the setting only when the process starts
+// with GODEBUG=http2xconnect=1 (it reads the variable once, before main;
+// //go:debug and os.Setenv in init are too late or refused). Turn it on
+// only when every WebSocket endpoint behind the server answers Extended
+// CONNECT, as Accept does: Chromium, once offered it, never falls back to
+// HTTP/1.1, so an endpoint that refuses the CONNECT leaves the page's
+// socket closed with 1006. Register WebSocket handlers for the path alone
+// ("/ws"), not with a method ("GET /ws"): the CONNECT would get 405 from
+// the mux. encoding.Handler passes the CONNECT through untouched, as it
+// does an Upgrade.
+//
+// Over HTTP/2 the Conn lives inside its handler: the stream ends when the
+// handler returns, and net/http forbids writing to the ResponseWriter
+// after that. A handler keeps running while the Conn is in use, makes
+// sure the goroutines writing to it have stopped, and calls [Conn.Close]
+// (or sees Read fail) before returning; once Close returns, no write
+// reaches the ResponseWriter.
+//
+// [Dial] sends an Extended CONNECT through [DialOptions.HTTPClient] when its
+// Transport can: golang.org/x/net/http2's Transport does, to a server that
+// sent the setting (net/http's own Transport refuses the :protocol header).
+// Otherwise it dials HTTP/1.1 as usual. The examples/http2 module shows
+// both ends.
 //
 // # Deadlines and closing
 //
@@ -210,7 +255,9 @@
 // and both no context takeover, and for ws a threshold of 1 024 bytes below
 // which it sends messages uncompressed; each case checks that both ends
 // agree on Sec-WebSocket-Extensions and what it means. Headless Chromium's
-// own WebSocket client echoes 1 000 mixed-size messages through Accept.
+// own WebSocket client echoes 1 000 mixed-size messages through Accept,
+// over HTTP/1.1 and, over TLS, as an Extended CONNECT on the page's HTTP/2
+// connection (TestRFC8441ChromiumWebSocketOverHTTP2).
 // These tests run with SQUEEZE_PEERS=1; with SQUEEZE_INTEROP=require they
 // run too and a missing peer fails the test rather than skipping it.
 //

@@ -39,6 +39,10 @@ type chat struct {
 type chatClient struct {
 	conn *wsdeflate.Conn
 	send chan []byte
+	// closing counts the Closes broadcast started: over HTTP/2 the
+	// connection is the handler's stream, which must not be written to
+	// once the handler has returned.
+	closing sync.WaitGroup
 }
 
 func newChat() *chat {
@@ -58,14 +62,31 @@ func (ch *chat) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return // Accept has answered the request with an error status.
 	}
 	c := &chatClient{conn: conn, send: make(chan []byte, sendQueue)}
+	// Tell this page which protocol carries its socket: HTTP/1.1 (an
+	// Upgrade) or HTTP/2.0 (an Extended CONNECT on the page's connection).
+	wctx, cancelWrite := context.WithTimeout(r.Context(), writeTimeout)
+	err = conn.Write(wctx, wsdeflate.MessageText, []byte("this socket runs over "+r.Proto))
+	cancelWrite()
+	if err != nil {
+		return
+	}
+	defer c.closing.Wait() // after leave: no Close can start once it returns
 	ch.join(c)
 	defer ch.leave(c)
 
 	// One writer goroutine per client, so a slow reader on the other end
-	// only ever blocks its own queue.
+	// only ever blocks its own queue. The handler waits for it: over
+	// HTTP/2 nothing may write after the handler returns.
 	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	go c.writeLoop(ctx)
+	written := make(chan struct{})
+	go func() {
+		defer close(written)
+		c.writeLoop(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-written
+	}()
 
 	for {
 		typ, msg, err := conn.Read(r.Context())
@@ -104,7 +125,11 @@ func (ch *chat) broadcast(msg []byte) {
 			// The client's queue is full: drop it, not the message for the others.
 			delete(ch.clients, c)
 			close(c.send)
-			go c.conn.Close(wsdeflate.StatusPolicyViolation, "too slow")
+			c.closing.Add(1)
+			go func() {
+				defer c.closing.Done()
+				c.conn.Close(wsdeflate.StatusPolicyViolation, "too slow")
+			}()
 		}
 	}
 }

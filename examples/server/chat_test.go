@@ -110,6 +110,10 @@ func TestChatClosesASenderOverMaxMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close(wsdeflate.StatusNormalClosure, "")
+	// The first message says which protocol carries the socket.
+	if _, got, err := c.Read(ctx); err != nil || string(got) != "this socket runs over HTTP/1.1" {
+		t.Fatalf("first message %q, %v; want the protocol", got, err)
+	}
 	// A message at the limit is broadcast back to its sender.
 	ok := strings.Repeat("a", maxMessage)
 	if err := c.Write(ctx, wsdeflate.MessageText, []byte(ok)); err != nil {

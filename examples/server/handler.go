@@ -63,7 +63,9 @@ func newHandler(static fs.FS) (http.Handler, error) {
 	}))
 	// The middleware passes WebSocket upgrades through untouched; the
 	// messages are compressed by permessage-deflate instead.
-	handle("GET /ws", newChat())
+	// "/ws", not "GET /ws": over HTTP/2 a WebSocket arrives as a CONNECT
+	// (RFC 8441), which a GET pattern would answer with 405.
+	handle("/ws", newChat())
 	// Static files negotiate their own coding; the middleware stays out.
 	mux.Handle("/static/", http.StripPrefix("/static", precompressed.FileServer(static, cfg)))
 	if err := warm(mux); err != nil {

@@ -6,6 +6,7 @@
 //	go run ./examples/server -addr :9000
 //	go run ./examples/server -root ./public   # your own files at /static/
 //	go run ./examples/server -tls -addr 0.0.0.0:8443   # https, for browsers on other hosts
+//	GODEBUG=http2xconnect=1 go run ./examples/server -tls   # the chat's WebSocket over HTTP/2
 //
 // Browsers offer br and zstd only over https or to localhost, which is what
 // -tls is for: it makes a self-signed certificate in memory at start-up.
@@ -56,9 +57,11 @@ func main() {
 		if err != nil {
 			log.Fatal(err)
 		}
-		// The page comes over HTTP/2; browsers open the WebSocket on an
-		// HTTP/1.1 connection of its own, since Go's HTTP/2 server does not
-		// offer RFC 8441's extended CONNECT by default.
+		// The page comes over HTTP/2. Started with GODEBUG=http2xconnect=1,
+		// net/http offers RFC 8441's Extended CONNECT and browsers open the
+		// chat's WebSocket as a stream of the page's own connection,
+		// which wsdeflate.Accept answers; without it they open an HTTP/1.1
+		// connection for it. The page says which.
 		srv.TLSConfig = &tls.Config{Certificates: []tls.Certificate{cert}}
 		scheme = "https"
 		fmt.Printf("self-signed certificate, SHA-256 fingerprint %s\n", fingerprint)

@@ -48,6 +48,7 @@ var page = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <p class="note">Every message goes to every open page, compressed with permessage-deflate. Open a second tab.</p>
 <div id="chat" class="log"></div>
 <form id="say"><input id="text" autocomplete="off" maxlength="1000" placeholder="say something"><button>send</button></form>
-<p id="ws-status" class="note">connecting…</p></section>
+<p id="ws-status" class="note">connecting…</p>
+<p id="ws-proto" class="note"></p></section>
 <script src="/static/app.js"></script></body></html>
 `))

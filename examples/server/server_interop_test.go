@@ -247,6 +247,9 @@ func TestDemoBinaryTLS(t *testing.T) {
 		t.Fatalf("dial %s: %v", url, err)
 	}
 	defer c.Close(wsdeflate.StatusNormalClosure, "")
+	if _, got, err := c.Read(ctx); err != nil || string(got) != "this socket runs over HTTP/1.1" {
+		t.Fatalf("first message %q, %v; want the protocol", got, err)
+	}
 	if err := c.Write(ctx, wsdeflate.MessageText, []byte("over tls")); err != nil {
 		t.Fatal(err)
 	}
@@ -285,6 +288,30 @@ func TestDemoBinaryPageInChromium(t *testing.T) {
 }
 
 func TestDemoBinaryPageInChromiumOverTLS(t *testing.T) {
+	// The chat runs over wss on its own HTTP/1.1 connection while the page
+	// comes over HTTP/2.
+	dom := demoPageOverTLS(t)
+	if !strings.Contains(dom, "this socket runs over HTTP/1.1") {
+		t.Errorf("the page does not say its socket runs over HTTP/1.1:\n%s", dom)
+	}
+}
+
+// TestRFC8441DemoChatOverHTTP2InChromium starts the demo with
+// GODEBUG=http2xconnect=1: Chromium opens the chat's WebSocket as an
+// Extended CONNECT on the page's HTTP/2 connection, the chat round trip
+// completes, and the page says HTTP/2.0.
+func TestRFC8441DemoChatOverHTTP2InChromium(t *testing.T) {
+	t.Setenv("GODEBUG", "http2xconnect=1") // for the demo process, which reads it at start
+	dom := demoPageOverTLS(t)
+	if !strings.Contains(dom, "this socket runs over HTTP/2.0") {
+		t.Errorf("the page does not say its socket runs over HTTP/2.0:\n%s", dom)
+	}
+}
+
+// demoPageOverTLS loads the demo's page over https in Chromium until its
+// chat round trip is done and returns the DOM.
+func demoPageOverTLS(t *testing.T) string {
+	t.Helper()
 	chromium := interop.Chromium(t)
 	base, _ := startDemo(t, "-tls")
 	// Trust the demo's fresh certificate by its key, as a user accepting
@@ -297,10 +324,9 @@ func TestDemoBinaryPageInChromiumOverTLS(t *testing.T) {
 	conn.Close()
 	profile := chromium.Profile(t)
 	profile.Flags = []string{"--ignore-certificate-errors-spki-list=" + base64.StdEncoding.EncodeToString(spki[:])}
-	// The chat runs over wss on its own HTTP/1.1 connection while the page
-	// comes over HTTP/2.
 	dom := profile.WaitDOM(t, base+"/", `data-roundtrip="ok"`)
 	if !regexp.MustCompile(`<g data-coding="(zstd|br)"`).MatchString(dom) {
 		t.Errorf("over https the chart shows no br or zstd responses:\n%s", dom)
 	}
+	return dom
 }

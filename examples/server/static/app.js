@@ -112,7 +112,15 @@ ws.onopen = () => {
   status.textContent = "connected";
   ws.send(marker);
 };
+// The server's first message says which protocol carries the socket.
+const proto = document.getElementById("ws-proto");
+let first = true;
 ws.onmessage = (e) => {
+  if (first) {
+    first = false;
+    proto.textContent = e.data;
+    return;
+  }
   chat.textContent += `${e.data}\n`;
   chat.scrollTop = chat.scrollHeight;
   refresh();
