@@ -74,11 +74,11 @@ func h2Client(tlsConfig *tls.Config) *http.Client {
 // both ends. Over HTTP/2 each frame also pays the stream's DATA framing,
 // flow control and a flush through the server's stream writer.
 //
-//	GODEBUG=http2xconnect=1 go test -run '^$' -bench WSEchoHTTP2 -benchtime 2000x -count 5 . | benchstat -col /transport -
+//	GODEBUG=http2xconnect=1 go test -run '^$' -bench WSEchoHTTP2 -benchtime 2000x -count 5 . | benchstat -col /impl -
 func BenchmarkWSEchoHTTP2(b *testing.B) {
 	msgs := wsdeflateMessages(64, 1<<10)
 	for _, transport := range wsTransports {
-		b.Run("size=1K/mode=takeover/transport="+transport, func(b *testing.B) {
+		b.Run("size=1K/mode=takeover/impl="+transport, func(b *testing.B) {
 			srv := wsTLSServer(b)
 			defer srv.Close()
 			ctx := context.Background()
@@ -116,7 +116,7 @@ func BenchmarkWSIdleHeapHTTP2(b *testing.B) {
 	const pairs = 100
 	msgs := wsdeflateMessages(16, 1<<10)
 	for _, transport := range wsTransports {
-		b.Run("transport="+transport, func(b *testing.B) {
+		b.Run("impl="+transport, func(b *testing.B) {
 			srv := wsTLSServer(b)
 			defer srv.Close()
 			ctx := context.Background()

@@ -51,7 +51,7 @@ func (r *Report) loadTests(ctx context.Context) error {
 	r.section("Load: wrk against our servers and nginx",
 		fmt.Sprintf("Each row is %v of `wrk --latency` per connection count, 1 or 2 threads, over loopback; "+
 			"our servers run as a separate process (`cmd/loadserver`, a fresh one per row, so its peak RSS (VmHWM) is that row's). "+
-			"The asset is the corpus's jquery.min.js; sidecars are made at the highest levels (br 11, gzip 9, zstd 19). "+
+			"The asset is jQuery 3.7.1's jquery.min.js, whole (testdata/assets); sidecars are made at the highest levels (br 11, gzip 9, zstd 19). "+
 			"Bytes/response is the body as sent, from one request before the run, which also fills the precompressed fallback's cache.",
 			r.Mode.WrkDuration))
 	if _, err := lookPath("wrk"); err != nil {

@@ -14,7 +14,7 @@ import (
 func (r *Report) published(ctx context.Context) error {
 	r.section("Published test: dynamic compression at level 4 with ab",
 		"The run of the Angie/nginx write-up (their result: zstd 247 rps, brotli 211 rps, gzip far slower): "+
-			"`ab -n 1000 -k -c 1` with one coding accepted, against the corpus's jquery.min.js (the first 24 KiB of jQuery 3.7.1) compressed on the fly at level 4 "+
+			"`ab -n 1000 -k -c 1` with one coding accepted, against jQuery 3.7.1's jquery.min.js, whole (testdata/assets) compressed on the fly at level 4 "+
 			"on every request. nginx is Debian's, with its gzip and the brotli filter module, one worker; "+
 			"ours is `cmd/loadserver`'s `/asset`, the encoding middleware at level 4 for zstd, br and gzip.")
 	a, err := r.prepareAssets()

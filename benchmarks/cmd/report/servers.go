@@ -32,8 +32,9 @@ var sidecarLevels = []struct {
 // prepareAssets lays out the served files in the scratch directory, once.
 func (r *Report) prepareAssets() (*assets, error) {
 	a := &assets{static: filepath.Join(r.tmp, "static"), fallback: filepath.Join(r.tmp, "fallback")}
-	// The corpus's minified jQuery, cut to 24 KiB in the repository.
-	data, err := readFile(filepath.Join(r.corpus, "js-min", "jquery.min.js"))
+	// jQuery 3.7.1's jquery.min.js whole, beside the corpus (which keeps
+	// only its first 24 KiB).
+	data, err := readFile(filepath.Join(r.corpus, "..", "assets", "jquery.min.js"))
 	if err != nil {
 		return nil, err
 	}
