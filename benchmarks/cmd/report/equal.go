@@ -237,6 +237,7 @@ func (r *Report) equalTable(run equalRun, level string) {
 		rows = append(rows, row)
 	}
 	writeTable(r.md, head, rows)
+	r.reach = append(r.reach, run.reachLine(level))
 	for _, impl := range []string{implLibrary, implOwn} {
 		if impl == implOwn && !own {
 			continue
@@ -253,6 +254,34 @@ func (r *Report) equalTable(run equalRun, level string) {
 	if level == "gzip 5" {
 		r.equalHeadline(run, level)
 	}
+}
+
+// reachLine says, for the README, how far the default path is from the
+// fastest Go peer at level on every kind of body: the range over kinds at
+// each goal size, with the kind at each end.
+func (run equalRun) reachLine(level string) string {
+	var parts []string
+	for _, g := range equalGoals {
+		lo, hi := math.Inf(1), math.Inf(-1)
+		var loKind, hiKind string
+		for _, kind := range run.kinds {
+			x, _, _ := run.speedup(level, kind, g.size, implLibrary)
+			if math.IsNaN(x) {
+				continue
+			}
+			if x < lo {
+				lo, loKind = x, kind
+			}
+			if x > hi {
+				hi, hiKind = x, kind
+			}
+		}
+		if loKind == "" {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("%s–%s at %s (%s to %s)", ratio(lo), ratio(hi), sizeLabelB(g.size), loKind, hiKind))
+	}
+	return level + ": " + strings.Join(parts, ", ")
 }
 
 // equalHeadline is the README's middleware figure: 1 KiB bodies at gzip 5,

@@ -43,3 +43,26 @@ func TestEqualGoalNeedsSpeedAndBytes(t *testing.T) {
 		t.Error("gzip 5 gave no README figure")
 	}
 }
+
+// TestReachLineNamesTheSlowestAndFastestKind: the README's per-kind line
+// gives, at each goal size, the range of squeeze's speed over the fastest
+// peer across kinds, with the kind at each end.
+func TestReachLineNamesTheSlowestAndFastestKind(t *testing.T) {
+	var out strings.Builder
+	line := func(kind string, size int, impl string, ns float64) {
+		fmt.Fprintf(&out, "BenchmarkEqualLevel/coding=gzip/level=5/kind=%s/size=%d/impl=%s-2 \t 100\t %g ns/op\t 500 out-B\t 10 B/op\n", kind, size, impl, ns)
+	}
+	for _, size := range []int{1024, 4096} {
+		line("json", size, "squeeze", 10)
+		line("json", size, "gzhttp", 12)
+		line("html", size, "squeeze", 20)
+		line("html", size, "gzhttp", 18)
+		line("html", size, "chi", 40)
+	}
+	run := parseEqual(parseBench(out.String()))
+	got := run.reachLine("gzip 5")
+	want := "gzip 5: 0.90×–1.20× at 1 KiB (html to json), 0.90×–1.20× at 4 KiB (html to json)"
+	if got != want {
+		t.Errorf("reachLine = %q, want %q", got, want)
+	}
+}

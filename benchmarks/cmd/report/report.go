@@ -32,6 +32,7 @@ type Report struct {
 	sections map[string]*bytes.Buffer // by name, what this run measured
 	summary  []summaryRow             // rows of the summary table
 	headline map[string]headlineFigure
+	reach    []string            // per level, what the default path reaches at equal level, for the headline
 	charts   map[string]chartOut // file name under charts/ → chart
 	measured []string            // sections begun and not stamped yet
 	start    time.Time
