@@ -43,6 +43,24 @@ type loadResult struct {
 	ab      load.AbResult
 	abCmd   string
 	peakRSS int64
+	// abRuns and wrkRuns are the rps of each interleaved round (ab -k -c 1,
+	// and wrk at the largest connection count for the pairs in wrkPairs).
+	abRuns, wrkRuns []float64
+}
+
+// roundRatio is a's rate over b's: the median of the ratios of rounds run
+// side by side, when both have them, so that the machine's speed drifting
+// over a run (a neighbour's load, the clock) hits both sides of each ratio
+// alike; otherwise the ratio of the two rates.
+func roundRatio(a, b []float64, ra, rb float64) float64 {
+	if len(a) == 0 || len(a) != len(b) {
+		return ra / rb
+	}
+	x := make([]float64, len(a))
+	for i := range a {
+		x[i] = a[i] / b[i]
+	}
+	return median(x)
 }
 
 // loadTests runs wrk (and, for the static-file targets, ab -k -c 1)
@@ -99,6 +117,9 @@ func (r *Report) loadTests(ctx context.Context) error {
 		if err := r.abRounds(ctx, results, a, ng); err != nil {
 			return err
 		}
+	}
+	if err := r.wrkRounds(ctx, results, a); err != nil {
+		return err
 	}
 
 	head := []string{"target", "coding", "bytes/resp"}
@@ -237,6 +258,43 @@ func (r *Report) abRounds(ctx context.Context, results map[string]*loadResult, a
 	}
 	for key, v := range rps {
 		results[key].ab.RPS = median(v)
+		results[key].abRuns = v
+	}
+	return nil
+}
+
+// wrkPairs are targets whose comparison has a target tight enough that
+// rows measured minutes apart cannot decide it: the cache's miss cost.
+var wrkPairs = [][2]string{{"mw-cache-dynjson", "mw-dynjson"}}
+
+// wrkRounds runs each pair of wrkPairs at the largest connection count,
+// abRounds times, interleaved, on one loadserver, recording each round.
+func (r *Report) wrkRounds(ctx context.Context, results map[string]*loadResult, a *assets) error {
+	srv, err := r.startOurs(a)
+	if err != nil {
+		return err
+	}
+	defer srv.Stop()
+	conns := r.Mode.WrkConns[len(r.Mode.WrkConns)-1]
+	for round := range abRounds {
+		for _, pair := range wrkPairs {
+			for _, key := range pair {
+				res := results[key]
+				if res == nil {
+					continue
+				}
+				var hdr []string
+				if res.target.accept != "" {
+					hdr = []string{"Accept-Encoding: " + res.target.accept}
+				}
+				w, _, err := load.Wrk(ctx, srv.url+res.target.path, conns, r.Mode.WrkDuration, hdr)
+				if err != nil {
+					return err
+				}
+				r.logf("   wrk round %d %-45s c=%-3d %8.0f rps", round+1, res.target.name, conns, w.RPS)
+				res.wrkRuns = append(res.wrkRuns, w.RPS)
+			}
+		}
 	}
 	return nil
 }

@@ -156,3 +156,17 @@ func TestPortlessHidesTheFreePort(t *testing.T) {
 		t.Errorf("portless = %q, want %q", got, want)
 	}
 }
+
+// TestRoundRatioCancelsDrift: when the machine speeds up between rounds,
+// the median of per-round ratios keeps the true ratio, where the ratio of
+// the medians would not.
+func TestRoundRatioCancelsDrift(t *testing.T) {
+	a := []float64{60, 90, 120} // rounds at a slow, middling and fast moment
+	b := []float64{100, 150, 200}
+	if got := roundRatio(a, b, 90, 200); got != 0.6 {
+		t.Errorf("roundRatio = %v, want 0.6", got)
+	}
+	if got := roundRatio(nil, nil, 90, 200); got != 0.45 {
+		t.Errorf("roundRatio without rounds = %v, want the rates' ratio 0.45", got)
+	}
+}

@@ -15,7 +15,7 @@ import (
 func (r *Report) staticTargets(res map[string]*loadResult) {
 	r.begin("static")
 	r.section("Static files: the precompressed package's targets", "The wrk columns come from the load run above. "+
-		"ab runs three interleaved rounds per target and keeps the median. \"Same bytes\" is http.FileServer sending the .br sidecar as a plain file: the bytes on the wire match, only the work differs.")
+		"ab runs three interleaved rounds per target; a rate is the median of its rounds, a ratio the median of the rounds' ratios. \"Same bytes\" is http.FileServer sending the .br sidecar as a plain file: the bytes on the wire match, only the work differs.")
 	// The targets are set at wrk -c 32; a mode without it uses its largest count.
 	conns := r.Mode.WrkConns[len(r.Mode.WrkConns)-1]
 	if contains(r.Mode.WrkConns, 32) {
@@ -47,13 +47,15 @@ func (r *Report) staticTargets(res map[string]*loadResult) {
 		}
 		abCell := "not measured (peer missing)"
 		if abOKA && abOKB {
-			abCell = fmt.Sprintf("%s vs %s = %s%s", num(abA), num(abB), ratio(abA/abB), verdict(abA/abB))
+			x := roundRatio(res[a].abRuns, res[b].abRuns, abA, abB)
+			abCell = fmt.Sprintf("%s vs %s = %s%s", num(abA), num(abB), ratio(x), verdict(x))
 		}
 		rows = append(rows, []string{what, abCell,
 			fmt.Sprintf("%s vs %s = %s%s", num(wrkA), num(wrkB), ratio(wrkA/wrkB), verdict(wrkA/wrkB)),
 			targetText(target)})
 		if target > 0 && abOKA && abOKB && abB > 0 {
-			r.addSummary(what, fmt.Sprintf("%s (ab -k -c 1), %s (wrk -c %d)", ratio(abA/abB), ratio(wrkA/wrkB), conns), res[a].abCmd)
+			x := roundRatio(res[a].abRuns, res[b].abRuns, abA, abB)
+			r.addSummary(what, fmt.Sprintf("%s (ab -k -c 1), %s (wrk -c %d)", ratio(x), ratio(wrkA/wrkB), conns), res[a].abCmd)
 		}
 	}
 	check("br sidecar vs http.FileServer, same bytes", "pc-sidecar", "fs-same", 0.9)
