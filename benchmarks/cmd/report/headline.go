@@ -50,7 +50,7 @@ func (r *Report) writeHeadline() {
 		fmt.Fprintf(r.md, "| %s | %s | %s | %s |\n", f.what, f.ours, f.peer, f.ratio)
 	}
 	if len(r.reach) > 0 {
-		fmt.Fprintf(r.md, "\nAt equal level the default path runs the fastest Go peer's encoders, so it is about as fast, not 2× as fast; "+
+		fmt.Fprintf(r.md, "\nAt equal level the default path runs the same encoders as the fastest Go peer, so it runs about as fast; "+
 			"over the kinds of body ([per kind](docs/performance.md#middleware-at-equal-level-on-every-kind-of-body)), squeeze against the fastest peer: %s.\n",
 			strings.Join(r.reach, "; "))
 	}
