@@ -149,7 +149,7 @@ func TestBuiltinCodecsWithinThreePercentOfLibrary(t *testing.T) {
 	t.Log("built-in codecs against the library:\n" + sizeTableHeader + table.String())
 }
 
-// The size table of the benchmarks module's encoding_results.md:
+// The size table of docs/performance.md's own-encoder section:
 // OwnSmallBodyEncoders' output per kind of body against the library's at
 // the level each own encoder serves (gzip 5, zstd 1, br 3) and, for
 // comparison, at the codecs' default levels (zstd 3, br 4), on the bodies

@@ -85,7 +85,7 @@ func newZstdCodec(own bool) *zstdCodec {
 // maps to, with klauspost's default options for that speed: its cheaper
 // settings (no entropy coding, for one) make the output more than 3 %
 // larger on some content. The measurements behind that choice are in the
-// benchmarks module (BenchmarkZstdSmallBody, encoding_results.md).
+// benchmarks module (BenchmarkZstdSmallBody).
 //
 // Frames carry no content checksum (RFC 8878 §3.1.1, optional): the
 // transport already protects the bytes, and each response is 4 bytes
