@@ -4,13 +4,15 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/squeezehttp/squeeze/internal/contentcache"
 )
 
 // Cache holds compressed bodies by the content they encode, so that a body
-// a handler sends again and again is compressed once. Set it in
+// a handler sends again and again is not compressed again and again: at
+// most twice, then served from the cache (see below). Set it in
 // Config.Cache; the same Cache may serve several Middlewares and
 // precompressed's file servers (precompressed.Config.Cache), and then a
 // file and a handler's output with equal bytes share one entry.
@@ -84,6 +86,20 @@ const (
 	// body had come before.
 	CacheMiss
 )
+
+// String returns "" for CacheNotLookedUp, "hit" or "miss", fit for a metric
+// label or a log field.
+func (c CacheResult) String() string {
+	switch c {
+	case CacheNotLookedUp:
+		return ""
+	case CacheHit:
+		return "hit"
+	case CacheMiss:
+		return "miss"
+	}
+	return "CacheResult(" + strconv.Itoa(int(c)) + ")"
+}
 
 // cacheable reports whether the whole body about to be compressed may be
 // looked up in, and stored into, the cache. bare says h holds nothing but

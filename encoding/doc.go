@@ -52,8 +52,8 @@
 // dictionary.
 //
 // A body that handlers send again and again (a rendered page, an embedded
-// bundle, the same JSON to many clients) is compressed once with
-// Config.Cache: a Cache made by NewCache keeps compressed bodies by the
+// bundle, the same JSON to many clients) is served from memory, after at
+// most two compressions, with Config.Cache: a Cache made by NewCache keeps compressed bodies by the
 // SHA-256 of their content within a byte budget, sends the stored bytes on
 // a hit, and can be shared with precompressed's file servers.
 //

@@ -15,8 +15,8 @@ import (
 // cacheBudget is the encoding.Cache of the /cached/ routes.
 const cacheBudget = 64 << 20
 
-// Levels of the /cached/higher/ route. A cache pays for a body's
-// compression once, so it can afford a higher level than per-request
+// Levels of the /cached/higher/ route. A cache pays for a repeated body's
+// compression at most twice, so it can afford a higher level than per-request
 // compression: these are one step above the per-request level 4, the
 // lowest whose output on the asset is no larger than nginx's C brotli and
 // zlib at 4 (the report's bytes column shows it for each run).

@@ -30,12 +30,12 @@ func allLoadTargets() []loadTarget {
 // level 4, with output no larger, and dynamic JSON losing at most 5 % to
 // the cache being on; the peers without a cache beside them. The rows at
 // level 4 are at nginx's level; the rows one level up show what a cache,
-// which compresses a body once, can afford.
+// which compresses a repeated body at most twice, can afford.
 func (r *Report) cacheTargets(res map[string]*loadResult) {
 	r.section("Repeat responses: the middleware's compression cache", "A handler writes the same asset on every request; "+
 		"with encoding.Config.Cache the middleware hashes it (SHA-256), finds the compressed bytes and sends them. "+
 		"The dynamic JSON rows write a different body each time, so that every request is a miss: what the cache costs when it never helps. "+
-		"The rows at level 4 compress at nginx's level; since a cached body is compressed once, the rows at br 5 and gzip 6 show a level up at the same rate. "+
+		"The rows at level 4 compress at nginx's level; since a body that repeats is compressed at most twice, the rows at br 5 and gzip 6 show a level up at the same rate. "+
 		"A target against nginx needs the rate and bytes no larger than nginx's. The wrk columns come from the load run above, "+
 		"except the cache's miss cost: on and off run side by side on one server, interleaved, and the ratio is the median of the rounds' ratios.")
 	conns := r.Mode.WrkConns[len(r.Mode.WrkConns)-1]
