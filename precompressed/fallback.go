@@ -3,6 +3,7 @@ package precompressed
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -12,14 +13,20 @@ import (
 )
 
 // serveCompressed answers with the original compressed in coding, from
-// the cache or compressed now, once. It reports false, having written
-// nothing, when the compressed form is no smaller than the file.
+// the cache or compressed now, once. done is false, with nothing written,
+// when the compressed form is no smaller than the file; ok is false, with
+// nothing written and res forgotten, when the file's content is no longer
+// what res says of it.
 //
 // The entry is the one encoding.Cache keys by content: the SHA-256 of the
 // file, its size, the coding and the codec's default level, so that a
 // middleware sharing the cache (Config.Cache) finds it for a handler that
-// writes the same bytes, and the other way round.
-func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *resource, coding string) bool {
+// writes the same bytes, and the other way round. Since the key says what
+// the entry holds for everyone who shares the cache, the bytes compressed
+// are checked against the key's hash first: a file rewritten since its
+// hash was taken, even at the same size and time, never fills the entry
+// of its old content.
+func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *resource, coding string) (done, ok bool) {
 	var codec encoding.Codec
 	for _, c := range s.fallback {
 		if c.Name() == coding {
@@ -33,24 +40,36 @@ func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *re
 	made := false
 	if err == nil {
 		key := contentcache.Key{Sum: sum, Size: v.size, Coding: coding, Level: level}
-		e, made = s.cache.Do(key, func() ([]byte, error) { return s.compress(v, src, codec, level) })
+		e, made = s.cache.Do(key, func() ([]byte, error) {
+			if src == nil {
+				var err error
+				if src, err = s.readSum(v, sum); err != nil {
+					return nil, err
+				}
+			}
+			return s.compress(v, src, codec, level)
+		})
 		err = e.Err()
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, errChanged):
+		s.invalidate(res.name)
+		return false, false
+	case err != nil:
 		s.invalidate(res.name)
 		http.Error(w, "500 cannot compress file", http.StatusInternalServerError)
-		return true
+		return true, true
 	}
 	body := e.Body()
 	if body.Bytes == nil {
-		return false
+		return false, true
 	}
 	if made && s.recompress {
 		s.recompressor.add(e, v, codec)
 	}
 	w.Header().Set("ETag", etag(body.Tag(bytesHash), coding))
 	serveHeld(w, r, coding, v.modTime, body.Bytes)
-	return true
+	return true, true
 }
 
 // bytesHash is the ETag hash of b, the form hashString gives.
@@ -74,11 +93,12 @@ func (s *server) contentSum(v *variant) (sum [sha256.Size]byte, src []byte, err 
 	return sum, src, nil
 }
 
-// read returns the content of v, which must still have v's size.
+// read returns the content of v, or errChanged when it no longer has v's
+// size.
 func (s *server) read(v *variant) ([]byte, error) {
 	f, err := s.fsys.Open(v.name)
 	if err != nil {
-		return nil, fmt.Errorf("precompressed: %w", err)
+		return nil, errChanged
 	}
 	defer f.Close()
 	src, err := io.ReadAll(io.LimitReader(f, v.size+1))
@@ -86,20 +106,27 @@ func (s *server) read(v *variant) ([]byte, error) {
 		return nil, fmt.Errorf("precompressed: reading %s: %w", v.name, err)
 	}
 	if int64(len(src)) != v.size {
-		return nil, fmt.Errorf("precompressed: %s changed size while being read", v.name)
+		return nil, errChanged
 	}
 	return src, nil
 }
 
-// compress encodes src, the content of v (read now when nil), with codec
-// at level, returning nil when the result is not smaller.
-func (s *server) compress(v *variant, src []byte, codec encoding.Codec, level int) ([]byte, error) {
-	if src == nil {
-		var err error
-		if src, err = s.read(v); err != nil {
-			return nil, err
-		}
+// readSum returns the content of v, or errChanged when it no longer
+// hashes to sum.
+func (s *server) readSum(v *variant, sum [sha256.Size]byte) ([]byte, error) {
+	src, err := s.read(v)
+	if err == nil && sha256.Sum256(src) != sum {
+		err = errChanged
 	}
+	if err != nil {
+		return nil, err
+	}
+	return src, nil
+}
+
+// compress encodes src, the content of v, with codec at level, returning
+// nil when the result is not smaller.
+func (s *server) compress(v *variant, src []byte, codec encoding.Codec, level int) ([]byte, error) {
 	var out []byte
 	var err error
 	if ae, ok := codec.(encoding.AppendEncoder); ok {

@@ -55,8 +55,15 @@ func (r *recompressor) run() {
 		r.queue = r.queue[1:]
 		r.mu.Unlock()
 		_, best, _ := job.codec.Levels()
-		// The ETag changes with the bytes, as it must: it is their hash.
-		if body, err := r.s.compress(job.v, nil, job.codec, best); err == nil && body != nil {
+		// The file is read again, and must still be the content the entry
+		// is keyed by: the entry answers for that content to everyone who
+		// shares the cache. The ETag changes with the bytes, as it must:
+		// it is their hash.
+		src, err := r.s.readSum(job.v, job.e.Key().Sum)
+		if err != nil {
+			continue
+		}
+		if body, err := r.s.compress(job.v, src, job.codec, best); err == nil && body != nil {
 			r.s.cache.Replace(job.e, body)
 		}
 	}

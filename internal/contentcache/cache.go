@@ -66,6 +66,9 @@ type Entry struct {
 // Body returns what e holds; e must be ready (returned by Do).
 func (e *Entry) Body() *Body { return e.cur.Load() }
 
+// Key returns the key e is kept under.
+func (e *Entry) Key() Key { return e.key }
+
 // Err is the error the fill of e returned, nil for an entry that holds a
 // Body.
 func (e *Entry) Err() error { return e.err }
