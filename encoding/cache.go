@@ -116,10 +116,20 @@ func (w *responseWriter) cacheable(h http.Header, bare bool) bool {
 		return false
 	case bare:
 		return true
-	case h["Set-Cookie"] != nil:
-		return false
 	}
-	return !hasDirective(h["Cache-Control"], "no-store") && !hasDirective(h["Cache-Control"], "private")
+	// Every key is looked at, not only the canonical ones: net/http sends
+	// a key set directly in the map as it is ("cache-control"), and a
+	// Set-Cookie set after the body under http.TrailerPrefix as a trailer.
+	for k, v := range h {
+		name := strings.TrimPrefix(k, http.TrailerPrefix)
+		switch {
+		case strings.EqualFold(name, "Set-Cookie"):
+			return false
+		case strings.EqualFold(name, "Cache-Control") && (hasDirective(v, "no-store") || hasDirective(v, "private")):
+			return false
+		}
+	}
+	return true
 }
 
 // hasDirective reports whether the Cache-Control lines name directive,
@@ -160,12 +170,12 @@ func (w *responseWriter) cachedWhole() []byte {
 	k := contentcache.Key{Sum: sha256.Sum256(src), Size: int64(len(src)), Coding: p.coding, Level: p.level}
 	e, made := w.s.cache.c.Do(k, func() ([]byte, error) { return p.encodeKept(src) })
 	w.stopTimer(start)
+	if e.Err() != nil || e.Body().Bytes == nil {
+		return nil // sent as it is, so nothing was served from the cache
+	}
 	w.cache = CacheHit
 	if made {
 		w.cache = CacheMiss
-	}
-	if e.Err() != nil {
-		return nil
 	}
 	return e.Body().Bytes
 }

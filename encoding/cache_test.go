@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/rand"
 	"net/http"
 	"strings"
 	"sync"
@@ -187,12 +188,17 @@ func TestCacheNeverStoresPrivateResponses(t *testing.T) {
 		name   string
 		cfg    Config
 		header string // set by the handler, "Name: value"
+		raw    bool   // set in the map under the name as given, not canonical
+		after  bool   // set after the body is written
 		req    string // sent by the client
 	}{
 		{name: "Cache-Control no-store", header: "Cache-Control: no-store"},
 		{name: "Cache-Control private", header: "Cache-Control: max-age=60, private"},
 		{name: `Cache-Control private="Set-Cookie"`, header: `Cache-Control: private="Set-Cookie"`},
 		{name: "Set-Cookie", header: "Set-Cookie: session=secret"},
+		{name: "cache-control private, a key set in the map as given", header: "cache-control: private", raw: true},
+		{name: "set-cookie, a key set in the map as given", header: "set-cookie: session=secret", raw: true},
+		{name: "Set-Cookie as a trailer, set after the body", header: http.TrailerPrefix + "Set-Cookie: session=secret", raw: true, after: true},
 		{name: "Authorization", req: "Authorization: Bearer secret"},
 		{name: "Jitter", cfg: Config{Jitter: 32}},
 	}
@@ -202,10 +208,23 @@ func TestCacheNeverStoresPrivateResponses(t *testing.T) {
 		tc.cfg.Cache, tc.cfg.OnResponse = c, statsOf(&st)
 		m := mustNew(t, tc.cfg)
 		h := func(w http.ResponseWriter, r *http.Request) {
-			if name, value, ok := strings.Cut(tc.header, ": "); ok {
-				w.Header().Set(name, value)
+			set := func() {
+				name, value, ok := strings.Cut(tc.header, ": ")
+				switch {
+				case !ok:
+				case tc.raw:
+					w.Header()[name] = []string{value}
+				default:
+					w.Header().Set(name, value)
+				}
+			}
+			if !tc.after {
+				set()
 			}
 			writeBody("text/plain", body)(w, r)
+			if tc.after {
+				set()
+			}
 		}
 		header := []string{"Accept-Encoding: br"}
 		if tc.req != "" {
@@ -367,5 +386,27 @@ func TestCacheNeverStoresDictionaryResponses(t *testing.T) {
 	}
 	if n := c.c.Len(); n != 1 {
 		t.Errorf("the same body in gzip left %d entries, want 1", n)
+	}
+}
+
+// A body whose compressed form is no smaller than itself is not kept: from
+// its second sighting, when the cache is asked, it goes out as it is, and
+// Stats says nothing was served from the cache. (The first sighting is
+// compressed as without a cache.)
+func TestCacheStatsReportNoHitForBodySentUncompressed(t *testing.T) {
+	t.Parallel()
+	body := make([]byte, 4<<10)
+	rand.New(rand.NewSource(1)).Read(body) // incompressible
+	var st Stats
+	m := mustNew(t, Config{Cache: mustCache(t, 1<<20), OnResponse: statsOf(&st)})
+	serve(t, m, writeBody("text/plain", body), "GET", "Accept-Encoding: br")
+	for i := 2; i <= 3; i++ {
+		got := serve(t, m, writeBody("text/plain", body), "GET", "Accept-Encoding: br")
+		if got.Header().Get("Content-Encoding") != "" || !bytes.Equal(got.Body.Bytes(), body) {
+			t.Fatalf("request %d: %s; want the body as it is", i, describe(got))
+		}
+		if st.Cache != CacheNotLookedUp || st.Coding != "" {
+			t.Errorf("request %d: Stats.Cache %v, Coding %q for a body sent as it is; want no cache result and no coding", i, st.Cache, st.Coding)
+		}
 	}
 }
