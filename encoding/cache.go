@@ -161,8 +161,10 @@ func (w *responseWriter) seenBefore() bool {
 }
 
 // cachedWhole returns the compressed form of the held-back body, from the
-// cache or compressed into it now. It returns nil when the body is not to
-// be compressed: its encoding failed or is no smaller than the body.
+// cache or compressed into it now: the bytes a compression without the
+// cache would send. It returns nil when the body is to go out as it is:
+// its encoding failed, or a precompressed file server sharing the cache
+// found the same content no smaller compressed and kept that answer.
 func (w *responseWriter) cachedWhole() []byte {
 	src := w.held()
 	p := w.offer.pool
@@ -180,14 +182,15 @@ func (w *responseWriter) cachedWhole() []byte {
 	return e.Body().Bytes
 }
 
-// encodeKept encodes src whole into memory of its own, to be kept: nil
-// when the encoding is no smaller than src.
+// encodeKept encodes src whole into memory of its own, to be kept: the
+// same bytes encodeWhole sends, even when they are no smaller than src, so
+// that a hit sends what a fresh compression would.
 func (p *encoderPool) encodeKept(src []byte) ([]byte, error) {
 	buf := getBuffer()
 	defer putBuffer(buf)
 	out, err := p.encode((*buf)[:0], src)
 	*buf = out[:0]
-	if err != nil || len(out) >= len(src) {
+	if err != nil {
 		return nil, err
 	}
 	return append([]byte(nil), out...), nil

@@ -160,3 +160,33 @@ func TestRecompressionRunsOneAtATime(t *testing.T) {
 }
 
 func contentcacheLen(c *encoding.Cache) int { return contentcache.Hook(c).Len() }
+
+// A file that compresses no smaller is sent as it is, and the shared cache
+// keeps that answer: a middleware handler writing the same bytes then sends
+// them as they are too, and its Stats claim no hit and no coding.
+func TestSharedEntryOfIncompressibleFileSendsIdentityWithoutHit(t *testing.T) {
+	blob := make([]byte, 4<<10)
+	rand.NewChaCha8([32]byte{1}).Read(blob)
+	c := sharedCache(t, 1<<20)
+	fsrv := FileServer(fstest.MapFS{"blob.txt": file(blob)}, Config{Cache: c})
+	if rec := do(fsrv, "GET", "/blob.txt", "Accept-Encoding", "br"); rec.Header().Get("Content-Encoding") != "" || !bytes.Equal(rec.Body.Bytes(), blob) {
+		t.Fatalf("file: Content-Encoding %q, %d bytes; want the file as it is", rec.Header().Get("Content-Encoding"), rec.Body.Len())
+	}
+	var st encoding.Stats
+	mw, err := encoding.New(encoding.Config{Cache: c, OnResponse: func(_ *http.Request, s encoding.Stats) { st = s }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	handler := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+		w.Write(blob)
+	}))
+	do(handler, "GET", "/", "Accept-Encoding", "br") // first sighting: not looked up
+	rec := do(handler, "GET", "/", "Accept-Encoding", "br")
+	if rec.Header().Get("Content-Encoding") != "" || !bytes.Equal(rec.Body.Bytes(), blob) {
+		t.Fatalf("handler: Content-Encoding %q, %d bytes; want the body as it is", rec.Header().Get("Content-Encoding"), rec.Body.Len())
+	}
+	if st.Cache != encoding.CacheNotLookedUp || st.Coding != "" {
+		t.Errorf("handler: Stats.Cache %v, Coding %q; want no cache result and no coding for a body sent as it is", st.Cache, st.Coding)
+	}
+}
