@@ -38,10 +38,12 @@ import (
 // Cached are only responses any client may be given: not those to a
 // request with Authorization, nor those with Set-Cookie or with
 // Cache-Control no-store or private, nor padded ones (Config.Jitter), nor
-// dictionary-compressed ones (Config.Dictionaries). A hit sends the same
-// bytes a fresh compression would, unless precompressed's
+// dictionary-compressed ones (Config.Dictionaries); the header is read
+// under every spelling of its names, trailers included. A hit sends the
+// same bytes a fresh compression would, unless precompressed's
 // FallbackRecompress replaced them with a smaller encoding of the same
-// content.
+// content, or a file server sharing the cache found the content no smaller
+// compressed, and then it goes out as it is.
 //
 // A hit is quicker than a miss, so a client can tell whether an equal body
 // was sent lately; among responses any client may be given, that tells
