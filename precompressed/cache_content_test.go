@@ -21,19 +21,30 @@ var (
 	otherBody  = []byte(strings.Repeat("OTHER CONTENT <script>evil()</script>........\n", 40))
 )
 
+// cachedHandler is a middleware sharing c in front of a handler that writes
+// body as text; each response's Stats go to st when it is not nil.
+func cachedHandler(t *testing.T, c *encoding.Cache, ctype string, body []byte, st *encoding.Stats) http.Handler {
+	t.Helper()
+	cfg := encoding.Config{Cache: c}
+	if st != nil {
+		cfg.OnResponse = func(_ *http.Request, s encoding.Stats) { *st = s }
+	}
+	mw, err := encoding.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", ctype)
+		w.Write(body)
+	}))
+}
+
 // middlewareServes checks that a middleware sharing c sends publicBody,
 // gzip-encoded, for a handler that writes it: the second request looks the
 // body up in c.
 func middlewareServes(t *testing.T, c *encoding.Cache) {
 	t.Helper()
-	mw, err := encoding.New(encoding.Config{Cache: c})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		w.Write(publicBody)
-	}))
+	h := cachedHandler(t, c, "text/plain", publicBody, nil)
 	do(h, "GET", "/", "Accept-Encoding", "gzip") // first sighting: not looked up
 	rec := do(h, "GET", "/", "Accept-Encoding", "gzip")
 	if got := decode(t, "gzip", rec.Body.Bytes()); !bytes.Equal(got, publicBody) {

@@ -32,14 +32,7 @@ func TestFileAndEqualHandlerOutputShareOneEntry(t *testing.T) {
 		c := sharedCache(t, 1<<20)
 		fsrv := FileServer(fstest.MapFS{"app.js": file(jsBody)}, Config{Cache: c})
 		var st encoding.Stats
-		mw, err := encoding.New(encoding.Config{Cache: c, OnResponse: func(_ *http.Request, s encoding.Stats) { st = s }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		handler := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Content-Type", "text/javascript; charset=utf-8")
-			w.Write(jsBody)
-		}))
+		handler := cachedHandler(t, c, "text/javascript; charset=utf-8", jsBody, &st)
 		var fromFile, fromHandler *bytes.Buffer
 		fileGet := func() { fromFile = do(fsrv, "GET", "/app.js", "Accept-Encoding", "br").Body }
 		if first == "file" {
@@ -173,14 +166,7 @@ func TestSharedEntryOfIncompressibleFileSendsIdentityWithoutHit(t *testing.T) {
 		t.Fatalf("file: Content-Encoding %q, %d bytes; want the file as it is", rec.Header().Get("Content-Encoding"), rec.Body.Len())
 	}
 	var st encoding.Stats
-	mw, err := encoding.New(encoding.Config{Cache: c, OnResponse: func(_ *http.Request, s encoding.Stats) { st = s }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	handler := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Write(blob)
-	}))
+	handler := cachedHandler(t, c, "text/plain; charset=utf-8", blob, &st)
 	do(handler, "GET", "/", "Accept-Encoding", "br") // first sighting: not looked up
 	rec := do(handler, "GET", "/", "Accept-Encoding", "br")
 	if rec.Header().Get("Content-Encoding") != "" || !bytes.Equal(rec.Body.Bytes(), blob) {
