@@ -21,6 +21,19 @@ type loadTarget struct {
 	accept string // Accept-Encoding sent, "" for none
 }
 
+// url is t's URL on the server at base, serving the asset named asset.
+func (t loadTarget) url(base, asset string) string {
+	return base + strings.ReplaceAll(t.path, "{asset}", asset)
+}
+
+// header is the request header t sends, as load.Wrk and load.Ab take it.
+func (t loadTarget) header() []string {
+	if t.accept == "" {
+		return nil
+	}
+	return []string{"Accept-Encoding: " + t.accept}
+}
+
 var loadTargets = []loadTarget{
 	{"mw-json", "squeeze encoding, JSON 4 KB", false, "/json", browserAE},
 	{"mw-br", "squeeze encoding, asset, br 4", false, "/asset", "br"},
@@ -177,11 +190,7 @@ func (r *Report) loadTarget(ctx context.Context, t loadTarget, a *assets, ng *lo
 		defer srv.Stop()
 		base = srv.url
 	}
-	url := base + strings.ReplaceAll(t.path, "{asset}", a.name)
-	var hdr []string
-	if t.accept != "" {
-		hdr = []string{"Accept-Encoding: " + t.accept}
-	}
+	url, hdr := t.url(base, a.name), t.header()
 	var err error
 	if res.probe, err = load.Probe(url, t.accept); err != nil {
 		return nil, err
@@ -237,11 +246,7 @@ func (r *Report) abRounds(ctx context.Context, results map[string]*loadResult, a
 			if t.nginx {
 				base = ng.URL
 			}
-			url := base + strings.ReplaceAll(t.path, "{asset}", a.name)
-			var hdr []string
-			if t.accept != "" {
-				hdr = []string{"Accept-Encoding: " + t.accept}
-			}
+			url, hdr := t.url(base, a.name), t.header()
 			n := r.Mode.AbN
 			if t.nginx && strings.HasPrefix(t.path, "/dyn/") {
 				// Compressing on every request, nginx needs seconds per thousand.
@@ -283,15 +288,12 @@ func (r *Report) wrkRounds(ctx context.Context, results map[string]*loadResult, 
 				if res == nil {
 					continue
 				}
-				var hdr []string
-				if res.target.accept != "" {
-					hdr = []string{"Accept-Encoding: " + res.target.accept}
-				}
-				w, _, err := load.Wrk(ctx, srv.url+res.target.path, conns, r.Mode.WrkDuration, hdr)
+				t := res.target
+				w, _, err := load.Wrk(ctx, t.url(srv.url, a.name), conns, r.Mode.WrkDuration, t.header())
 				if err != nil {
 					return err
 				}
-				r.logf("   wrk round %d %-45s c=%-3d %8.0f rps", round+1, res.target.name, conns, w.RPS)
+				r.logf("   wrk round %d %-45s c=%-3d %8.0f rps", round+1, t.name, conns, w.RPS)
 				res.wrkRuns = append(res.wrkRuns, w.RPS)
 			}
 		}
