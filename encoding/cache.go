@@ -174,14 +174,18 @@ func (w *responseWriter) cachedWhole() []byte {
 	k := contentcache.Key{Sum: sha256.Sum256(src), Size: int64(len(src)), Coding: p.coding, Level: p.level}
 	e, made := w.s.cache.c.Do(k, func() ([]byte, error) { return p.encodeKept(src) })
 	w.stopTimer(start)
-	if e.Err() != nil || e.Body().Bytes == nil {
+	if e.Err() != nil {
+		return nil
+	}
+	body := e.Body().Bytes
+	if body == nil {
 		return nil // sent as it is, so nothing was served from the cache
 	}
 	w.cache = CacheHit
 	if made {
 		w.cache = CacheMiss
 	}
-	return e.Body().Bytes
+	return body
 }
 
 // encodeKept encodes src whole into memory of its own, to be kept: the

@@ -391,3 +391,17 @@ func TestCacheNeverStoresDictionaryResponses(t *testing.T) {
 		t.Errorf("the same body in gzip left %d entries, want 1", n)
 	}
 }
+
+// TestCacheResultStringNamesEveryResult: Stats.Cache prints as a word in a
+// log line, as Stats.Skip does.
+func TestCacheResultStringNamesEveryResult(t *testing.T) {
+	want := map[CacheResult]string{CacheNotLookedUp: "", CacheHit: "hit", CacheMiss: "miss"}
+	for c, name := range want {
+		if c.String() != name {
+			t.Errorf("CacheResult(%d).String() = %q, want %q", c, c.String(), name)
+		}
+	}
+	if got := CacheResult(9).String(); got != "CacheResult(9)" {
+		t.Errorf("unknown CacheResult: %q", got)
+	}
+}

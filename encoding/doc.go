@@ -53,9 +53,10 @@
 //
 // A body that handlers send again and again (a rendered page, an embedded
 // bundle, the same JSON to many clients) is served from memory, after at
-// most two compressions, with Config.Cache: a Cache made by NewCache keeps compressed bodies by the
-// SHA-256 of their content within a byte budget, sends the stored bytes on
-// a hit, and can be shared with precompressed's file servers.
+// most two compressions, with Config.Cache: a Cache made by NewCache keeps
+// compressed bodies by the SHA-256 of their content within a byte budget,
+// sends the stored bytes on a hit, and can be shared with precompressed's
+// file servers.
 //
 // Codings are pluggable through the Codec interface; Zstd, Brotli, Gzip and
 // Deflate are built in, encoding with github.com/klauspost/compress and

@@ -27,9 +27,10 @@ import (
 // at those levels, but their output is not within 3 % of the library's on
 // every kind of body, which is why the built-in codecs do not use them:
 // the sizes per kind of body and the CPU saved are in docs/performance.md
-// (TestOwnSmallBodyEncoderSizes and BenchmarkEqualLevel measure them). Their streams decode with the reference decoders
-// (the differential fuzz targets of those packages check them against
-// libzstd, the C brotli decoder and zlib).
+// (TestOwnSmallBodyEncoderSizes and BenchmarkEqualLevel measure them).
+// Their streams decode with the reference decoders (the differential fuzz
+// targets of those packages check them against libzstd, the C brotli
+// decoder and zlib).
 //
 // Use it as
 //

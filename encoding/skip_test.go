@@ -219,17 +219,3 @@ func TestSkipStringNamesEveryReason(t *testing.T) {
 		t.Errorf("unknown Skip: %q", got)
 	}
 }
-
-// TestCacheResultStringNamesEveryResult: Stats.Cache prints as a word in a
-// log line, as Stats.Skip does.
-func TestCacheResultStringNamesEveryResult(t *testing.T) {
-	want := map[CacheResult]string{CacheNotLookedUp: "", CacheHit: "hit", CacheMiss: "miss"}
-	for c, name := range want {
-		if c.String() != name {
-			t.Errorf("CacheResult(%d).String() = %q, want %q", c, c.String(), name)
-		}
-	}
-	if got := CacheResult(9).String(); got != "CacheResult(9)" {
-		t.Errorf("unknown CacheResult: %q", got)
-	}
-}

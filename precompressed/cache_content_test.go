@@ -105,7 +105,11 @@ func TestRecompressionNeverReplacesWithOtherContent(t *testing.T) {
 	c := sharedCache(t, 1<<20)
 	srv := FileServer(g, Config{Cache: c, FallbackRecompress: true})
 	do(srv, "GET", "/a.txt", "Accept-Encoding", "gzip") // fills the entry, queues its recompression
-	<-g.reached
+	select {
+	case <-g.reached:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the recompressor never read the file again")
+	}
 	g.mu.Lock()
 	g.data = bytes.Repeat([]byte("A"), len(publicBody))
 	g.mu.Unlock()

@@ -115,11 +115,11 @@ func (s *server) read(v *variant) ([]byte, error) {
 // hashes to sum.
 func (s *server) readSum(v *variant, sum [sha256.Size]byte) ([]byte, error) {
 	src, err := s.read(v)
-	if err == nil && sha256.Sum256(src) != sum {
-		err = errChanged
-	}
 	if err != nil {
 		return nil, err
+	}
+	if sha256.Sum256(src) != sum {
+		return nil, errChanged
 	}
 	return src, nil
 }
