@@ -59,6 +59,20 @@ func (*brotliCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 	return brotli.NewWriterOptions(w, brotli.WriterOptions{Quality: level, LGWin: brotliStreamWindow}), nil
 }
 
+// NewStreamWriter returns, at qualities up to the default (4), the Writer
+// of a flushed stream: squeeze's own streaming encoder, which keeps a few
+// hundred KiB live and 8 KiB released (see Streamer). Higher qualities are
+// left to NewWriter.
+func (*brotliCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
+	if level < 0 || level > brotli.BestCompression {
+		return nil, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)
+	}
+	if level > defaultBrotliLevel {
+		return nil, nil
+	}
+	return newBrotliStream(w), nil
+}
+
 // AppendEncode encodes src as one brotli stream appended to dst, with a
 // window just large enough for src, with an andybalholm/brotli writer
 // pooled for one-shot use at that quality and window (or, with

@@ -134,6 +134,20 @@ func (c *flateCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 	return wr, nil
 }
 
+// NewStreamWriter returns, at levels up to the default (5), the Writer of
+// a flushed stream: squeeze's own streaming DEFLATE encoder in c's
+// framing, which keeps at most 288 KiB live and 8 KiB released (see
+// Streamer). Higher levels are left to NewWriter.
+func (c *flateCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
+	if level < flate.BestSpeed || level > flate.BestCompression {
+		return nil, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
+	}
+	if level > defaultGzipLevel {
+		return nil, nil
+	}
+	return newDeflateStream(w, c.comments), nil
+}
+
 // AppendEncode encodes src as one gzip member (or zlib stream) appended to
 // dst, with a klauspost writer pooled for one-shot use at that level (or,
 // with OwnSmallBodyEncoders, small bodies at level 5 with squeeze's own

@@ -111,6 +111,20 @@ func (*zstdCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 	return e, nil
 }
 
+// NewStreamWriter returns, at levels up to the default (3), the Writer of
+// a flushed stream: squeeze's own streaming encoder, one frame with a
+// 32 KiB window, which keeps a few hundred KiB live and 8 KiB released
+// (see Streamer). Higher levels are left to NewWriter.
+func (*zstdCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
+	if err := checkZstdLevel(level); err != nil {
+		return nil, err
+	}
+	if level > defaultZstdLevel {
+		return nil, nil
+	}
+	return newZstdStream(w), nil
+}
+
 // AppendEncode encodes src as one zstd frame appended to dst, with an
 // encoder shared by all callers.
 func (c *zstdCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
