@@ -38,7 +38,10 @@ var brotliBuiltin = new(brotliCodec)
 
 // Brotli returns the brotli codec (RFC 7932, token "br"), built on
 // github.com/andybalholm/brotli. Levels are brotli's qualities 1..11,
-// default 4. A pooled streaming encoder keeps its 1 MB window and the hash
+// default 4. A response that flushes before it outgrows the buffer, at
+// qualities up to 4, streams through squeeze's own encoder
+// (NewStreamWriter). Otherwise a pooled streaming encoder keeps its 1 MB
+// window and the hash
 // tables of its quality, several megabytes at quality 4, between responses
 // (BenchmarkRetainedMemory measures it). Bodies
 // known whole are encoded with a window just large enough for the body

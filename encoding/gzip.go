@@ -109,7 +109,10 @@ func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _, blocks int) []byte {
 // megabyte at level 5 and less at lower levels, whatever the bodies' sizes
 // (BenchmarkRetainedMemory measures it).
 //
-// Every body, whole or streamed, is klauspost's at the level asked for;
+// A response that flushes before it outgrows the buffer, at levels up to
+// 5, streams through squeeze's own DEFLATE encoder (NewStreamWriter);
+// every other body, whole or streamed, is klauspost's at the level asked
+// for;
 // OwnSmallBodyEncoders(Gzip()) sends small bodies at level 5 to squeeze's
 // own DEFLATE encoder instead.
 func Gzip() Codec { return gzipBuiltin }

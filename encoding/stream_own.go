@@ -138,6 +138,9 @@ func (s *ownStream[S, E]) Release() {
 	s.out = nil
 }
 
+// isLive reports whether s holds a live encoder.
+func (s *ownStream[S, E]) isLive() bool { return s.live }
+
 // drop returns the live encoder to the pool.
 func (s *ownStream[S, E]) drop() {
 	if s.live {
