@@ -31,6 +31,7 @@ type deflateStream struct {
 	enc   *deflate.Encoder // live state, nil while released
 	codes *deflate.Table   // the codes the encoder reuses, dropped with it
 	hist  []byte           // the history kept while released
+	frame [10]byte         // room for the header and the trailer
 	err   error
 }
 
@@ -46,12 +47,12 @@ func (s *deflateStream) writeHeader() {
 		return
 	}
 	s.header = true
-	var h []byte
+	h := s.frame[:0]
 	if s.gzip {
 		// No name, MTIME 0, XFL 0, OS 255 (unknown), as Gzip's writers.
-		h = []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255}
+		h = append(h, 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 255)
 	} else {
-		h = []byte{0x78, 0x5e} // zlibFrame's CMF and FLG
+		h = append(h, 0x78, 0x5e) // zlibFrame's CMF and FLG
 	}
 	_, s.err = s.dst.Write(h)
 }
@@ -119,16 +120,16 @@ func (s *deflateStream) Close() error {
 		// Released, so right after a sync flush, at a byte boundary: the
 		// final block is an empty one with fixed codes (BFINAL 1, BTYPE 01,
 		// the end-of-block code 0000000).
-		_, s.err = s.dst.Write([]byte{0x03, 0x00})
+		_, s.err = s.dst.Write(append(s.frame[:0], 0x03, 0x00))
 	}
 	if s.err != nil {
 		return s.err
 	}
-	var t []byte
+	t := s.frame[:0]
 	if s.gzip {
-		t = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(make([]byte, 0, 8), s.crc), s.size)
+		t = binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(t, s.crc), s.size)
 	} else {
-		t = binary.BigEndian.AppendUint32(make([]byte, 0, 4), s.adler)
+		t = binary.BigEndian.AppendUint32(t, s.adler)
 	}
 	_, s.err = s.dst.Write(t)
 	s.drop()
