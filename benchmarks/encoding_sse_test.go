@@ -39,7 +39,9 @@ func (c *sseConn) Flush()                      {}
 
 // openSSE opens n streams through h for a client accepting coding, each
 // sending events flushed one by one, waits pause, and returns the heap per
-// open stream and the bytes the first stream put on the wire.
+// open stream and the bytes the first stream had put on the wire once its
+// handler had flushed every event (none for a middleware that holds
+// flushed events back).
 func openSSE(h func(http.Handler) http.Handler, coding string, n, events int, pause time.Duration) (perStream float64, wire int) {
 	hold := make(chan struct{})
 	var sent, done sync.WaitGroup
@@ -69,6 +71,7 @@ func openSSE(h func(http.Handler) http.Handler, coding string, n, events int, pa
 		}()
 	}
 	sent.Wait()
+	wire = conns[0].n
 	time.Sleep(pause)
 	runtime.GC()
 	runtime.GC()
@@ -76,40 +79,61 @@ func openSSE(h func(http.Handler) http.Handler, coding string, n, events int, pa
 	runtime.ReadMemStats(&after)
 	close(hold)
 	done.Wait()
-	return float64(after.HeapAlloc-before.HeapAlloc) / float64(n), conns[0].n
+	return float64(after.HeapAlloc-before.HeapAlloc) / float64(n), wire
 }
 
+// libraryCodec hides a codec's Streamer: a flushed stream through it takes
+// the library's streaming encoder at the level, as every stream did before
+// squeeze had stream encoders.
+type libraryCodec struct{ encoding.Codec }
+
+// sseStreamCounts are the numbers of open streams measured; the peers and
+// the library encoders stop at 1000, where they already hold one to three
+// GB (10 000 would need up to 26).
+var sseStreamCounts = []int{1, 100, 1000, 10000}
+
 // BenchmarkSSEOpenStreams holds open server-sent event streams through the
-// zero Config and through the peers at the same coding and level, and
-// reports the heap per open stream after five events, idle (after a pause
-// longer than encoding.DefaultIdleRelease) and active (no pause), and the
-// bytes on the wire of a 200-event stream:
+// zero Config (impl=squeeze), through the same middleware with the library's
+// streaming encoders (impl=squeeze-library, what streams got before), and
+// through the peers at the same coding and level, and reports the heap per
+// open stream after five events, idle (after a pause longer than
+// encoding.DefaultIdleRelease) and active (no pause), the bytes on the
+// wire once the five events were flushed (0: held back, not streamed), and
+// the bytes on the wire of one 200-event stream:
 //
 //	go test -run '^$' -bench SSEOpenStreams -benchtime 1x .
 func BenchmarkSSEOpenStreams(b *testing.B) {
 	for _, c := range encodingCodings() {
-		wrappers := []encodingPeer{{name: "squeeze", wrap: func() (func(http.Handler) http.Handler, error) {
-			return encoding.Handler, nil
-		}}}
-		for _, p := range append(wrappers, c.peers...) {
-			if p.name == "chi" {
-				continue
-			}
+		impls := []encodingPeer{
+			{name: "squeeze", wrap: func() (func(http.Handler) http.Handler, error) { return encoding.Handler, nil }},
+			{name: "squeeze-library", wrap: func() (func(http.Handler) http.Handler, error) {
+				mw, err := encoding.New(encoding.Config{Codings: []encoding.Coding{{Codec: libraryCodec{c.codec}, Level: c.level}}})
+				if err != nil {
+					return nil, err
+				}
+				return mw.Handler, nil
+			}},
+		}
+		for _, p := range append(impls, c.peers...) {
 			wrap, err := p.wrap()
 			if err != nil {
 				b.Fatal(err)
 			}
-			for _, n := range []int{1000} {
-				b.Run(fmt.Sprintf("%s/%s/streams=%d", c.name, p.name, n), func(b *testing.B) {
+			for _, n := range sseStreamCounts {
+				if n > 1000 && p.name != "squeeze" {
+					continue
+				}
+				b.Run(fmt.Sprintf("%s/streams=%d/impl=%s", c.name, n, p.name), func(b *testing.B) {
 					var idle, active float64
-					var wire int
+					var sent, wire int
 					for b.Loop() {
-						active, _ = openSSE(wrap, c.name, n, 5, 0)
+						active, sent = openSSE(wrap, c.name, n, 5, 0)
 						idle, _ = openSSE(wrap, c.name, n, 5, encoding.DefaultIdleRelease+500*time.Millisecond)
 						_, wire = openSSE(wrap, c.name, 1, 200, 0)
 					}
 					b.ReportMetric(idle/1024, "KiB/idle-stream")
 					b.ReportMetric(active/1024, "KiB/active-stream")
+					b.ReportMetric(float64(sent), "B-sent/5-events")
 					b.ReportMetric(float64(wire), "B/200-events")
 				})
 			}

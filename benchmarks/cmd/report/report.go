@@ -94,6 +94,7 @@ func (r *Report) Run(ctx context.Context) error {
 		{"levels", "levels", r.levels},
 		{"equal", "equal-level", r.equalLevel},
 		{"gobench", "middleware", r.goBenchmarks},
+		{"streams", "streams", r.streams},
 	}
 	var ran []string
 	for _, p := range parts {
