@@ -63,9 +63,9 @@ func (*brotliCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 }
 
 // NewStreamWriter returns, at qualities up to the default (4), the Writer
-// of a flushed stream: squeeze's own streaming encoder, which keeps a few
-// hundred KiB live and 8 KiB released (see Streamer). Higher qualities are
-// left to NewWriter.
+// of a flushed stream: squeeze's own streaming encoder; a stream through
+// it keeps at most 256 KiB live and 64 KiB released, the response
+// included (see Streamer). Higher qualities are left to NewWriter.
 func (*brotliCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
 	if level < 0 || level > brotli.BestCompression {
 		return nil, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)

@@ -139,8 +139,9 @@ func (c *flateCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 
 // NewStreamWriter returns, at levels up to the default (5), the Writer of
 // a flushed stream: squeeze's own streaming DEFLATE encoder in c's
-// framing, which keeps at most 288 KiB live and 8 KiB released (see
-// Streamer). Higher levels are left to NewWriter.
+// framing; a stream through it keeps at most 256 KiB live and 64 KiB
+// released, the response included (see Streamer). Higher levels are left
+// to NewWriter.
 func (c *flateCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
 	if level < flate.BestSpeed || level > flate.BestCompression {
 		return nil, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)

@@ -14,7 +14,9 @@ import (
 // their encoders' state must be small: the Writers NewStreamWriter returns
 // keep a bounded window and tables, and implement Releaser, which the
 // middleware calls when a stream has gone Config.IdleRelease without a
-// write after a flush. The built-in codecs implement it up to their default
+// flush. With the built-in codecs an open stream, everything of its
+// response counted, keeps at most 256 KiB while it flushes and 64 KiB once
+// released (TestStreamMemoryBounds enforces both). The built-in codecs implement it up to their default
 // level; a Codec that wraps one keeps it by forwarding NewStreamWriter.
 type Streamer interface {
 	// NewStreamWriter returns a Writer for a flushed stream to w at level,

@@ -16,9 +16,10 @@ import (
 // of a few hundred bytes costs a block of a few dozen, where a
 // general-purpose encoder builds new codes, or stores, each time.
 //
-// Live, it holds the encoder (at most 288 KiB); released, only the last
-// streamHistory bytes of input and the running checksum. The member never
-// ends before Close: Chromium decodes only the first gzip member of a body.
+// Live, it holds the encoder (its window, table and block buffers);
+// released, only the last streamHistory bytes of input and the running
+// checksum. The member never ends before Close: Chromium decodes only the
+// first gzip member of a body.
 type deflateStream struct {
 	dst    io.Writer
 	gzip   bool // gzip framing (RFC 1952), else zlib (RFC 1950)

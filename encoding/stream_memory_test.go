@@ -6,6 +6,7 @@ import (
 	"compress/zlib"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -68,7 +69,7 @@ func openStreams(mw *Middleware, coding string, n int, events [][]byte) (end fun
 		r.Header.Set("Accept-Encoding", coding)
 		go func() {
 			defer done.Done()
-			h.ServeHTTP(&flushRecorder{h: http.Header{}}, r)
+			h.ServeHTTP(discardConn{h: http.Header{}}, r)
 		}()
 	}
 	sent.Wait()
@@ -94,36 +95,59 @@ const (
 	activeStreamBound = 256 << 10
 )
 
-// TestStreamMemoryBounds enforces them over 200 open SSE streams per coding
-// (50 under the race detector), each after five events: a server holds
-// thousands open, so a stream must not cost its encoder's megabytes.
+// shortMatches returns n bytes made of many short matches and a few
+// literals between them: the input that fills an encoder's block buffers
+// most (a sequence or command every few bytes).
+func shortMatches(n int) []byte {
+	rng := rand.New(rand.NewPCG(3, 5))
+	words := []string{"abcd ", "efgh ", "ijkl ", "mnop ", "qrst ", "uvwx "}
+	var b []byte
+	for len(b) < n {
+		b = append(b, words[rng.IntN(len(words))]...)
+		if rng.IntN(3) == 0 {
+			b = append(b, byte(rng.IntN(256)))
+		}
+	}
+	return b[:n]
+}
+
+// TestStreamMemoryBounds enforces them over 200 open streams per coding
+// (50 under the race detector): each after five events, idle and active,
+// and active after an event and then one flushed write of 256 KiB of short
+// matches, which grows the block buffers the most. A server holds thousands of streams
+// open, so one must not cost its encoder's megabytes.
 func TestStreamMemoryBounds(t *testing.T) {
 	n := 200
 	if raceEnabled {
 		n = 50
 	}
-	events := sseEvents(5)
+	cases := []struct {
+		name   string
+		events [][]byte
+		idle   bool
+		bound  int
+	}{
+		{"idle after five events", sseEvents(5), true, idleStreamBound},
+		{"active after five events", sseEvents(5), false, activeStreamBound},
+		{"active after 256 KiB", [][]byte{sseEvents(1)[0], shortMatches(256 << 10)}, false, activeStreamBound},
+	}
 	for _, coding := range allCodings {
-		for _, idle := range []bool{true, false} {
+		for _, tc := range cases {
 			after := -time.Duration(1) // never: the live state stays
-			if idle {
+			if tc.idle {
 				after = 20 * time.Millisecond
 			}
 			mw := mustNew(t, Config{IdleRelease: after})
 			before := heapAfterGC()
-			end := openStreams(mw, coding, n, events)
-			if idle {
+			end := openStreams(mw, coding, n, tc.events)
+			if tc.idle {
 				time.Sleep(10 * after)
 			}
 			per := float64(heapAfterGC()-before) / float64(n)
 			end()
-			bound, state := activeStreamBound, "active"
-			if idle {
-				bound, state = idleStreamBound, "idle"
-			}
-			t.Logf("%s, %s: %.1f KiB per open stream (bound %d KiB)", coding, state, per/1024, bound>>10)
-			if per > float64(bound) {
-				t.Errorf("%s, %s: %.1f KiB per open stream, over the bound of %d KiB", coding, state, per/1024, bound>>10)
+			t.Logf("%s, %s: %.1f KiB per open stream (bound %d KiB)", coding, tc.name, per/1024, tc.bound>>10)
+			if per > float64(tc.bound) {
+				t.Errorf("%s, %s: %.1f KiB per open stream, over the bound of %d KiB", coding, tc.name, per/1024, tc.bound>>10)
 			}
 		}
 	}

@@ -92,13 +92,22 @@ func (s *ownStream[S, E]) Write(p []byte) (int, error) {
 	}
 	s.acquire()
 	s.dirty = true
-	s.out = s.enc.Write(s.out, p)
-	s.send()
+	for rest := p; len(rest) > 0 && s.err == nil; {
+		// A piece at a time, so that the output held is at most a block's.
+		n := min(len(rest), streamPiece)
+		s.out = s.enc.Write(s.out, rest[:n])
+		s.send()
+		rest = rest[n:]
+	}
 	if s.err != nil {
 		return 0, s.err
 	}
 	return len(p), nil
 }
+
+// streamPiece is how much input ownStream hands its encoder at once: what
+// one block of its output can be at most.
+const streamPiece = 8 << 10
 
 // Flush ends a block with what was written since the last one, so that
 // the client can decode it all; with nothing written since the last one it

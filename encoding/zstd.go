@@ -116,8 +116,9 @@ func (*zstdCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 
 // NewStreamWriter returns, at levels up to the default (3), the Writer of
 // a flushed stream: squeeze's own streaming encoder, one frame with a
-// 32 KiB window, which keeps a few hundred KiB live and 8 KiB released
-// (see Streamer). Higher levels are left to NewWriter.
+// 32 KiB window; a stream through it keeps at most 256 KiB live and
+// 64 KiB released, the response included (see Streamer). Higher levels
+// are left to NewWriter.
 func (*zstdCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
 	if err := checkZstdLevel(level); err != nil {
 		return nil, err

@@ -30,7 +30,10 @@ const (
 	// 64 KiB, more than a match reaches back (streamWindow).
 	StreamWindowBits = 16
 	streamWindow     = 32 << 10
-	streamBlock      = 32 << 10 // the most input one meta-block holds
+	// streamBlock is the most input one meta-block holds: the coder's
+	// buffers follow it, and a meta-block of 8 KiB is within a few bytes
+	// of a larger one.
+	streamBlock = 8 << 10
 )
 
 // NewStreamEncoder returns a StreamEncoder, ready for Reset.

@@ -4,22 +4,27 @@ import "encoding/binary"
 
 // StreamMatcher finds the matches of a stream written piece by piece, for
 // the streaming encoders of the other formats (internal/zstd's and
-// internal/brotli's): it keeps a window of history and one hash table,
+// internal/brotli's): it keeps a window of history and two hash tables,
 // and turns each block of pending input into literal runs and matches that
-// may reach back into the history. Matching is greedy over a 4-byte hash
-// with one byte of lookahead, and tries the last match's distance first,
-// which both formats send cheaply. Its memory is fixed: the table and a
-// buffer of the window plus one block.
+// may reach back into the history. Matching is greedy, with one byte of
+// lookahead: it tries the last match's distance first, which both formats
+// send cheaply, then the last position with the same 8 bytes, then the
+// same 4. Its memory is fixed: tables of 64 and 32 KiB and a buffer of the
+// window plus one block.
 type StreamMatcher struct {
-	head   [1 << streamHashBits]int32
-	buf    []byte // history (up to window bytes), then pending input
-	done   int    // buf[:done] is matched
-	base   int    // position of buf[0] as the hash table holds it
+	head   [1 << streamHashBits]int32 // position+base of the last 4-byte string per hash
+	long   [1 << streamLongBits]int32 // the same for 8-byte strings
+	buf    []byte                     // history (up to window bytes), then pending input
+	done   int                        // buf[:done] is matched
+	base   int                        // position of buf[0] as the hash table holds it
 	window int
 	block  int
 }
 
-const streamHashBits = 14
+const (
+	streamHashBits = 14
+	streamLongBits = 13
+)
 
 // NewStreamMatcher returns a StreamMatcher whose matches reach at most
 // window bytes back and whose blocks hold at most block bytes.
@@ -33,20 +38,22 @@ func NewStreamMatcher(window, block int) *StreamMatcher {
 }
 
 // Reset starts to continue a stream whose last input is hist (only the
-// last window bytes count). It invalidates the hash table by moving every
+// last window bytes count). It invalidates the hash tables by moving every
 // position out of reach instead of clearing it.
 func (m *StreamMatcher) Reset(hist []byte) {
 	m.base += len(m.buf) + m.window + 1
 	if m.base > BaseLimit {
 		clear(m.head[:])
+		clear(m.long[:])
 		m.base = m.window + 1
 	}
 	if len(hist) > m.window {
 		hist = hist[len(hist)-m.window:]
 	}
 	m.buf = append(m.buf[:0], hist...)
-	for p := 0; p+4 <= len(m.buf); p++ {
+	for p := 0; p+8 <= len(m.buf); p++ {
 		m.head[streamHash(m.buf, p)] = int32(p + m.base)
+		m.long[streamHashLong(m.buf, p)] = int32(p + m.base)
 	}
 	m.done = len(m.buf)
 }
@@ -90,8 +97,13 @@ func (m *StreamMatcher) Match(last int, match func(lits, length, dist int)) {
 		h := streamHash(src, p)
 		c := int(m.head[h]) - m.base
 		m.head[h] = int32(p + m.base)
+		hl := streamHashLong(src, p)
+		cl := int(m.long[hl]) - m.base
+		m.long[hl] = int32(p + m.base)
 		if r := p - last; p > pending && r >= 0 && last <= m.window && binary.LittleEndian.Uint32(src[r:]) == v {
 			c = r
+		} else if cl >= 0 && p-cl <= m.window && binary.LittleEndian.Uint64(src[cl:]) == binary.LittleEndian.Uint64(src[p:]) {
+			c = cl
 		} else if c < 0 || p-c > m.window || binary.LittleEndian.Uint32(src[c:]) != v {
 			p += 1 + (p-pending)>>6
 			continue
@@ -117,8 +129,9 @@ func (m *StreamMatcher) Match(last int, match func(lits, length, dist int)) {
 		pending = p
 		// Index the match's last positions: the next match often starts
 		// there.
-		for q := p - 2; q < p && q+4 <= end; q++ {
+		for q := p - 2; q < p && q+8 <= end; q++ {
 			m.head[streamHash(src, q)] = int32(q + m.base)
+			m.long[streamHashLong(src, q)] = int32(q + m.base)
 		}
 	}
 	m.done = end
@@ -126,4 +139,8 @@ func (m *StreamMatcher) Match(last int, match func(lits, length, dist int)) {
 
 func streamHash(b []byte, i int) uint32 {
 	return (binary.LittleEndian.Uint32(b[i:]) * 2654435761) >> (32 - streamHashBits)
+}
+
+func streamHashLong(b []byte, i int) uint32 {
+	return uint32((binary.LittleEndian.Uint64(b[i:]) * 0xcf1bbcdcb7a56463) >> (64 - streamLongBits))
 }

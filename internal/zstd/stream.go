@@ -27,10 +27,11 @@ const (
 	// StreamWindow is the frame's window (its Window_Descriptor): the
 	// farthest a match reaches back.
 	StreamWindow = 32 << 10
-	// streamBlock is the most input one block holds: the block size
-	// limit, the smaller of the window and 128 KiB (RFC 8878
-	// §3.1.1.2.4).
-	streamBlock = StreamWindow
+	// streamBlock is the most input one block holds, within the block
+	// size limit, the smaller of the window and 128 KiB (RFC 8878
+	// §3.1.1.2.4): the block coder's buffers follow it, and a block of
+	// 8 KiB is within a few bytes of a larger one.
+	streamBlock = 8 << 10
 )
 
 // NewStreamEncoder returns a StreamEncoder, ready for Reset.
