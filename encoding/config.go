@@ -95,10 +95,14 @@ type Config struct {
 	// The decoder's memory follows this limit L, not what the sender asks
 	// for. Per request it allocates at most:
 	//   - zstd: 2·W + 384 KiB, W being the smallest window a frame header
-	//     can state that holds L bytes (at most L+L/8, within 1 KiB and
-	//     RFC 9659's 8 MiB). A frame that asks for a larger window (for a
-	//     single-segment frame, its content size) is refused with the
-	//     *http.MaxBytesError (413) before its window is allocated.
+	//     can state that holds L bytes and a 128 KiB block (within RFC
+	//     9659's 8 MiB; 1.25 MiB for L = 1 MiB). A larger window in a frame
+	//     header (Window_Descriptor, RFC 8878 §3.1.1.1.2; klauspost's
+	//     streaming encoder and the zstd CLI reading a pipe state 2 to
+	//     8 MiB whatever the body) is cut to W, which decodes the first L+1
+	//     bytes the same; a single-segment frame whose content size is above
+	//     W is refused with the *http.MaxBytesError (413) before its window
+	//     is allocated.
 	//   - br: 2·R + 3 MiB, R being the smallest power of two of at least
 	//     L+17 bytes, within 256 KiB and 16 MiB: a larger window in the
 	//     stream header (WBITS, RFC 7932 §9.1) is cut to R, which decodes
