@@ -144,25 +144,38 @@ type Coding struct {
 
 // Stats tells OnResponse what the middleware did with one response.
 type Stats struct {
-	// Coding is the content coding sent, "" for identity.
+	// Coding is the content coding of the body sent, as the response's
+	// Content-Encoding names it, "" for identity: the coding the middleware
+	// compressed with, or the handler's own (a precompressed sidecar, a
+	// body from a reverse proxy). Origin says which. For a HEAD, the coding
+	// its header announces, the one its GET would be sent in.
 	Coding string
+	// Origin says where the bytes sent came from: the middleware's encoder,
+	// Config.Cache, or the handler, passed through as it wrote them.
+	Origin Origin
 	// Status is the response's status code.
 	Status int
 	// BytesIn counts the body bytes the handler wrote.
 	BytesIn int64
-	// BytesOut counts the body bytes sent, after coding and padding.
+	// BytesOut counts the body bytes sent, after coding and padding: 0 for
+	// a HEAD (RFC 9110 §9.3.2: its body is never sent, whatever the
+	// handler wrote) and for the middleware's own 304 or 412.
 	BytesOut int64
-	// Duration is the time spent compressing, zero for identity.
+	// Duration is the time spent compressing, or looking the body up in
+	// Config.Cache; zero for a body passed through.
 	Duration time.Duration
 	// Conditional reports that the middleware answered the request's
 	// conditional header fields itself, with the 304 or 412 in Status, and
 	// dropped the BytesIn that the handler wrote.
 	Conditional bool
-	// Skip says why the body went out uncompressed: SkipNone when Coding
-	// is set.
+	// Skip says why the middleware did not compress the body: SkipNone
+	// when Origin is OriginEncoder or OriginCache. A handler's own coding
+	// is SkipEncoded, with Coding set.
 	Skip Skip
 	// Cache says whether the body came from Config.Cache, went into it,
-	// or neither.
+	// or neither: also when the handler was a precompressed file server
+	// sharing the cache, which sent a fallback from it (Origin is then
+	// OriginHandler, and Coding the fallback's).
 	Cache CacheResult
 }
 

@@ -45,6 +45,7 @@ type responseWriter struct {
 	skip        Skip  // why the body went out uncompressed, for Stats.Skip
 	cond        conds // the request's conditions the middleware evaluates
 	conditional bool  // the middleware answered them with a 304 or 412
+	headCoded   bool  // a HEAD's header announces offer's coding, as its GET's would
 
 	buf *[]byte   // held-back body while undecided
 	enc Writer    // the streaming encoder while compressing
@@ -364,20 +365,6 @@ func (w *responseWriter) abort() {
 		return // the client went away; nothing to tell it
 	}
 	panic(http.ErrAbortHandler)
-}
-
-func (w *responseWriter) stats() Stats {
-	status := w.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional, Cache: w.cache}
-	if w.state == compressing {
-		st.Coding, st.Duration = w.offer.pool.name(), w.encTime
-	} else {
-		st.Skip = w.skip
-	}
-	return st
 }
 
 // release returns everything pooled, on every path: a handler's panic
