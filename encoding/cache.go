@@ -70,8 +70,17 @@ func NewCache(budget int64) (*Cache, error) {
 func (c *Cache) Used() int64 { return c.c.Used() }
 
 func init() {
-	// precompressed reaches the store behind a Cache through this.
+	// precompressed reaches the store behind a Cache through this, and
+	// tells the middleware around it what the store did.
 	contentcache.Hook = func(public any) *contentcache.Cache { return public.(*Cache).c }
+	contentcache.Served = func(w http.ResponseWriter, hit bool) {
+		if x := middlewareWriter(w); x != nil {
+			x.cache = CacheMiss
+			if hit {
+				x.cache = CacheHit
+			}
+		}
+	}
 }
 
 // CacheResult says what Config.Cache did for one response.

@@ -299,15 +299,22 @@ func (w *responseWriter) Unwrap() http.ResponseWriter { return w.rw }
 // Write or WriteHeader; on a ResponseWriter that is not the middleware's
 // (after any wrapping that implements Unwrap) it does nothing.
 func Bypass(w http.ResponseWriter) {
+	if x := middlewareWriter(w); x != nil {
+		x.bypass = true
+	}
+}
+
+// middlewareWriter returns the middleware's own writer within w, found
+// through the Unwrap methods of any wrapping, or nil.
+func middlewareWriter(w http.ResponseWriter) *responseWriter {
 	for {
 		switch x := w.(type) {
 		case *responseWriter:
-			x.bypass = true
-			return
+			return x
 		case interface{ Unwrap() http.ResponseWriter }:
 			w = x.Unwrap()
 		default:
-			return
+			return nil
 		}
 	}
 }
