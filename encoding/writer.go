@@ -311,6 +311,8 @@ func middlewareWriter(w http.ResponseWriter) *responseWriter {
 		switch x := w.(type) {
 		case *responseWriter:
 			return x
+		case pushWriter:
+			return x.responseWriter
 		case interface{ Unwrap() http.ResponseWriter }:
 			w = x.Unwrap()
 		default:
