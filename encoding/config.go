@@ -18,7 +18,8 @@ type Config struct {
 	// MinSize is the smallest body that is compressed, in bytes: below it the
 	// coding's framing and the CPU cost outweigh what is saved.
 	// Default 1024 (DefaultMinSize); EverySize compresses bodies of every
-	// size. New refuses a negative value.
+	// size. New refuses a negative value. A body the handler flushes before
+	// its end is a stream, compressed whatever its size (see EverySize).
 	MinSize int
 
 	// BufferSize is how much of a body is held back to decide and, when the
@@ -208,7 +209,10 @@ const (
 
 // EverySize, as Config.MinSize, compresses bodies of every size. It is the
 // smallest size, one byte: an empty body, which no coding makes shorter, is
-// never compressed.
+// never compressed. A stream is: a handler that flushes before its body
+// ends gets its coding at that flush, since the stream may continue (the
+// flush sends the header alone), and a stream that then ends without a
+// byte is the coding's empty stream (br 1 byte, gzip 20).
 const EverySize = 1
 
 // Defaults of Config's fields.

@@ -11,7 +11,9 @@ const (
 	// SkipNone: the response was compressed, or there is nothing to say
 	// (the encoder could not be had, and identity went out instead).
 	SkipNone Skip = iota
-	// SkipTooSmall: the body was shorter than Config.MinSize, or empty.
+	// SkipTooSmall: the body was shorter than Config.MinSize, or empty
+	// (a handler that flushed first started a stream, which has its
+	// coding: see EverySize).
 	SkipTooSmall
 	// SkipType: Config.Types refused the Content-Type, the handler's or
 	// the one sniffed from the body.

@@ -244,7 +244,10 @@ func (w *responseWriter) FlushError() error {
 			w.commit(w.verdictFromBody(false))
 		}
 	}
-	if w.state == compressing {
+	// Before the first byte a flush sends the header alone: flushing the
+	// encoder would send a coded nothing, which an empty stream's end
+	// does not need.
+	if w.state == compressing && w.in > 0 {
 		if err := w.enc.Flush(); err != nil {
 			return err
 		}
