@@ -217,8 +217,14 @@ const EverySize = 1
 
 // Defaults of Config's fields.
 const (
-	DefaultMinSize        = 1024
-	DefaultBufferSize     = 128 << 10
+	// DefaultMinSize is Config.MinSize's default, twice
+	// precompressed.DefaultMinSize on purpose: the middleware compresses a
+	// body anew for every response, where precompressed compresses a file
+	// once and sends it many times, so a smaller saving pays there.
+	DefaultMinSize = 1024
+	// DefaultBufferSize is Config.BufferSize's default.
+	DefaultBufferSize = 128 << 10
+	// DefaultMaxRequestSize is Config.MaxRequestSize's default.
 	DefaultMaxRequestSize = 32 << 20
 )
 
