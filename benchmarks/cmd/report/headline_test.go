@@ -9,6 +9,17 @@ import (
 	"time"
 )
 
+// wantIn fails t for each of wants that text, the section named what,
+// does not contain.
+func wantIn(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, text)
+		}
+	}
+}
+
 func newTestReport() *Report {
 	return &Report{Log: io.Discard, sections: map[string]*bytes.Buffer{}, headline: map[string]headlineFigure{}, start: time.Now()}
 }
@@ -27,11 +38,7 @@ func TestHeadlineNeedsAllThreeFiguresOfOneRun(t *testing.T) {
 	r.addHeadline("websocket", headlineFigure{what: "echo", ours: "2 msgs/s", peer: "coder/websocket: 1 msgs/s", ratio: "2.00×"})
 	r.writeHeadline()
 	got := r.sections["headline"].String()
-	for _, want := range []string{"| 1 KiB at gzip 5 | 10 µs | gzhttp: 20 µs | 2.00× |", "| br 4 on the fly |", "| echo |", "docs/performance.md", stamp(r.start)} {
-		if !strings.Contains(got, want) {
-			t.Errorf("headline lacks %q:\n%s", want, got)
-		}
-	}
+	wantIn(t, "headline", got, "| 1 KiB at gzip 5 | 10 µs | gzhttp: 20 µs | 2.00× |", "| br 4 on the fly |", "| echo |", "docs/performance.md", stamp(r.start))
 }
 
 // TestHeadlineLevelTableIsSmall: the README's per-level comparison is a
@@ -64,26 +71,17 @@ func TestHeadlineLevelTableIsSmall(t *testing.T) {
 	for _, level := range run.levels {
 		r.equalTable(run, level)
 	}
-	perf := r.sections["equal-level"].String()
-	for _, want := range []string{"Range over kinds of body, squeeze against the fastest peer of each: gzip 5: 2.00×–2.00× at 1 KiB", "zstd 1: 1.50×–1.50× at 1 KiB"} {
-		if !strings.Contains(perf, want) {
-			t.Errorf("docs/performance.md's section lacks %q:\n%s", want, perf)
-		}
-	}
+	wantIn(t, "docs/performance.md's section", r.sections["equal-level"].String(),
+		"Range over kinds of body, squeeze against the fastest peer of each: gzip 5: 2.00×–2.00× at 1 KiB", "zstd 1: 1.50×–1.50× at 1 KiB")
 	r.addHeadline("published", headlineFigure{what: "br 4 on the fly"})
 	r.addHeadline("websocket", headlineFigure{what: "echo"})
 	r.writeHeadline()
 	got := r.sections["headline"].String()
-	for _, want := range []string{
+	wantIn(t, "headline", got,
 		"| Coding and level | squeeze, 1 KiB | Fastest Go peer, 1 KiB | squeeze ahead by, 1 KiB | 4 KiB | Bytes vs that peer |",
 		"| gzip 5 | 10.0 µs | gzhttp: 20.0 µs | 2.00× | 2.00× | -2.0 % |",
 		"| zstd 1 | 10.0 µs | httpcompression: 15.0 µs | 1.50× | 3.00× | +0.0 % |",
-		"geomean over 2 kinds of web body",
-	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("headline lacks %q:\n%s", want, got)
-		}
-	}
+		"geomean over 2 kinds of web body")
 	if strings.Contains(got, "json") || strings.Contains(got, "html") {
 		t.Errorf("headline names kinds of body; their ranges belong in docs/performance.md:\n%s", got)
 	}
