@@ -31,6 +31,14 @@ type Config struct {
 	// it is raised to MinSize when smaller. New refuses a negative value.
 	BufferSize int
 
+	// IdleRelease is how long a compressed stream that flushes (see
+	// Streamer) may go without a flush before its encoder gives back its
+	// live state, keeping only the last 8 KiB of input and the coding's
+	// running state; the next write re-seeds it from those, at about the
+	// cost of compressing them once. Default 1 s (DefaultIdleRelease); a
+	// negative value keeps the live state for the stream's life.
+	IdleRelease time.Duration
+
 	// Types decides which media types (lower case, without parameters, such
 	// as "application/json") are compressed. Default: CompressibleType.
 	Types func(mediaType string) bool
@@ -212,7 +220,7 @@ const (
 // never compressed. A stream is: a handler that flushes before its body
 // ends gets its coding at that flush, since the stream may continue (the
 // flush sends the header alone), and a stream that then ends without a
-// byte is the coding's empty stream (br 1 byte, gzip 20).
+// byte is the coding's empty stream (gzip: 20 bytes).
 const EverySize = 1
 
 // Defaults of Config's fields.
@@ -254,7 +262,8 @@ type settings struct {
 	types         func(string) bool
 	skip          func(*http.Request) bool
 	etag          ETagMode
-	conditional   bool // the middleware evaluates conditional requests
+	idleRelease   time.Duration // negative: never
+	conditional   bool          // the middleware evaluates conditional requests
 	jitter        int
 	notAcceptable bool
 	onResponse    func(*http.Request, Stats)
@@ -273,6 +282,7 @@ func (c Config) settings() (*settings, error) {
 		types:         c.Types,
 		skip:          c.Skip,
 		etag:          c.ETag,
+		idleRelease:   c.IdleRelease,
 		conditional:   !c.DisableConditional,
 		jitter:        c.Jitter,
 		notAcceptable: c.NotAcceptable,
@@ -295,6 +305,9 @@ func (c Config) settings() (*settings, error) {
 		return nil, fmt.Errorf("encoding: Config.MaxRequestSize %d is negative; leave it 0 for the default", s.maxRequestSize)
 	case s.jitter < 0:
 		return nil, fmt.Errorf("encoding: Config.Jitter %d is negative; leave it 0 for no padding", s.jitter)
+	}
+	if s.idleRelease == 0 {
+		s.idleRelease = DefaultIdleRelease
 	}
 	if s.minSize == 0 {
 		s.minSize = DefaultMinSize

@@ -216,9 +216,17 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 		defer putBuffer(pooled)
 		whole = *pooled
 	default:
-		var err error
-		if enc, err = w.offer.pool.get(&w.out); err != nil {
-			return false
+		if w.flushing && w.s.jitter == 0 {
+			// A stream that flushes before it outgrows the buffer: events,
+			// many of them open at once, each worth a small encoder.
+			enc = w.offer.pool.getStream(&w.out)
+			w.streaming = enc != nil
+		}
+		if enc == nil {
+			var err error
+			if enc, err = w.offer.pool.get(&w.out); err != nil {
+				return false
+			}
 		}
 	}
 	// Content-Length would end chunked framing, and with it the trailers

@@ -109,7 +109,10 @@ func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _, blocks int) []byte {
 // megabyte at level 5 and less at lower levels, whatever the bodies' sizes
 // (BenchmarkRetainedMemory measures it).
 //
-// Every body, whole or streamed, is klauspost's at the level asked for;
+// A response that flushes before it outgrows the buffer, at levels up to
+// 5, streams through squeeze's own DEFLATE encoder (NewStreamWriter);
+// every other body, whole or streamed, is klauspost's at the level asked
+// for;
 // OwnSmallBodyEncoders(Gzip()) sends small bodies at level 5 to squeeze's
 // own DEFLATE encoder instead.
 func Gzip() Codec { return gzipBuiltin }
@@ -132,6 +135,20 @@ func (c *flateCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 		return nil, fmt.Errorf("encoding: %s: %w", c.name, err)
 	}
 	return wr, nil
+}
+
+// NewStreamWriter returns, at levels up to the default (5), the Writer of
+// a flushed stream: squeeze's own streaming DEFLATE encoder in c's
+// framing, which keeps at most 288 KiB live and 8 KiB released (see
+// Streamer). Higher levels are left to NewWriter.
+func (c *flateCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
+	if level < flate.BestSpeed || level > flate.BestCompression {
+		return nil, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
+	}
+	if level > defaultGzipLevel {
+		return nil, nil
+	}
+	return newDeflateStream(w, c.comments), nil
 }
 
 // AppendEncode encodes src as one gzip member (or zlib stream) appended to

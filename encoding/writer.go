@@ -51,6 +51,13 @@ type responseWriter struct {
 	enc Writer    // the streaming encoder while compressing
 	out byteCount // counts what reaches rw
 
+	// flushing is set while a Flush commits the response; streaming, when
+	// enc is the codec's stream Writer, which idle, once the stream has
+	// flushed, gives back its live state after Config.IdleRelease.
+	flushing  bool
+	streaming bool
+	idle      *idleRelease
+
 	reqBody *decodedBody // the decoding request body, with DecodeRequests
 
 	in      int64         // body bytes the handler wrote
@@ -207,10 +214,34 @@ func (w *responseWriter) WriteString(s string) (int, error) {
 }
 
 func (w *responseWriter) encode(p []byte) (int, error) {
+	if w.idle != nil {
+		w.idle.mu.Lock()
+		defer w.idle.mu.Unlock()
+	}
 	start := w.startTimer()
 	n, err := w.enc.Write(p)
 	w.stopTimer(start)
 	return n, err
+}
+
+// flushEncoder flushes the encoder and, for a stream Writer that can
+// release its state, (re)starts the idle timer.
+func (w *responseWriter) flushEncoder() error {
+	if w.idle != nil {
+		w.idle.mu.Lock()
+		defer w.idle.mu.Unlock()
+	}
+	if err := w.enc.Flush(); err != nil {
+		return err
+	}
+	switch rel, ok := w.enc.(Releaser); {
+	case !w.streaming || !ok || w.s.idleRelease < 0:
+	case w.idle == nil:
+		w.idle = newIdleRelease(rel, w.s.idleRelease)
+	default:
+		w.idle.flushed()
+	}
+	return nil
 }
 
 // startTimer and stopTimer add up time spent compressing, only when
@@ -241,14 +272,16 @@ func (w *responseWriter) FlushError() error {
 		if w.state == undecided {
 			// A handler that flushes is streaming: compress if the type
 			// allows it, however little was written so far.
+			w.flushing = true
 			w.commit(w.verdictFromBody(false))
+			w.flushing = false
 		}
 	}
 	// Before the first byte a flush sends the header alone: flushing the
 	// encoder would send a coded nothing, which an empty stream's end
 	// does not need.
 	if w.state == compressing && w.in > 0 {
-		if err := w.enc.Flush(); err != nil {
+		if err := w.flushEncoder(); err != nil {
 			return err
 		}
 	}
@@ -362,12 +395,26 @@ func (w *responseWriter) finish() {
 }
 
 func (w *responseWriter) closeEncoder() error {
+	if w.idle != nil {
+		w.idle.mu.Lock()
+		defer w.idle.mu.Unlock()
+		w.idle.stop()
+	}
 	start := w.startTimer()
 	err := w.enc.Close()
 	w.stopTimer(start)
-	w.offer.pool.put(w.enc)
-	w.enc = nil
+	w.putEncoder()
 	return err
+}
+
+// putEncoder returns the encoder to the pool it came from.
+func (w *responseWriter) putEncoder() {
+	if w.streaming {
+		w.offer.pool.putStream(w.enc)
+	} else {
+		w.offer.pool.put(w.enc)
+	}
+	w.enc = nil
 }
 
 // abort makes net/http drop the connection: a body whose encoder failed part
@@ -383,7 +430,12 @@ func (w *responseWriter) abort() {
 // included, when finish never ran.
 func (w *responseWriter) release() {
 	if w.enc != nil {
-		w.offer.pool.put(w.enc)
+		if w.idle != nil {
+			w.idle.mu.Lock()
+			defer w.idle.mu.Unlock()
+			w.idle.stop()
+		}
+		w.putEncoder()
 	}
 	if w.buf != nil {
 		putBuffer(w.buf)

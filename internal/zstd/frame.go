@@ -22,19 +22,32 @@ import (
 // keeps fixed-size tables (deflate.WholeEncoder's hash tables and its own
 // counts and tables) and buffers that grow with the bodies.
 type Encoder struct {
-	m       deflate.WholeEncoder // its hash tables, reused across bodies
-	seqs    []lzSeq              // the body's matches
-	codes   []seqCode            // and as the bit stream takes them
-	lits    []byte               // the body's literals, in order
-	freq    [256]uint32          // their counts
-	lens    [256]uint8           // the literal code's lengths
-	huff    [256]uint32          // per literal its code, and its length << 16
-	weights [256]byte            // the literal code's weights (the last one implied)
+	m deflate.WholeEncoder // its hash tables, reused across bodies
+	blockCoder
+}
+
+// blockCoder codes one block's matches and literals (RFC 8878
+// §3.1.1.3): what the whole-body Encoder and the StreamEncoder share.
+type blockCoder struct {
+	seqs    []lzSeq     // the block's matches
+	codes   []seqCode   // and as the bit stream takes them
+	lits    []byte      // the block's literals, in order
+	freq    [256]uint32 // their counts
+	lens    [256]uint8  // the literal code's lengths
+	huff    [256]uint32 // per literal its code, and its length << 16
+	weights [256]byte   // the literal code's weights (the last one implied)
+	hb      deflate.HuffBuilder
 	// The sequences' code counts and the tables built for them, by kind.
 	counts [3][64]uint32
 	norm   [3][64]int16
 	tables [3]fseEncoder
+	// rep holds the last three offsets as the decoder keeps them, across
+	// the blocks of a frame (RFC 8878 §3.1.1.5).
+	rep [3]uint32
 }
+
+// zstdStartRep is the last offsets a frame starts with (RFC 8878 §3.1.1.5).
+var zstdStartRep = [3]uint32{1, 4, 8}
 
 const (
 	// MaxBody is the longest body a Encoder takes: the most one
@@ -62,6 +75,7 @@ func (e *Encoder) Append(dst, src []byte) []byte {
 	}
 	dst = appendZstdFrameHeader(dst, len(src))
 	e.match(src)
+	e.rep = zstdStartRep
 
 	// The block: its header once its size is known, a raw block when
 	// coding does not make it smaller (RFC 8878 §3.1.1.2).
