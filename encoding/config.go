@@ -182,9 +182,9 @@ type Stats struct {
 	// is SkipEncoded, with Coding set.
 	Skip Skip
 	// Cache says whether the body came from Config.Cache, went into it,
-	// or neither: also when the handler was a precompressed file server
-	// sharing the cache, which sent a fallback from it (Origin is then
-	// OriginHandler, and Coding the fallback's).
+	// or neither; for a precompressed file server's fallback, what its
+	// cache (its own, or one shared with the middleware) did, with Origin
+	// OriginHandler and Coding the fallback's.
 	Cache CacheResult
 }
 
