@@ -45,6 +45,7 @@ type responseWriter struct {
 	skip        Skip  // why the body went out uncompressed, for Stats.Skip
 	cond        conds // the request's conditions the middleware evaluates
 	conditional bool  // the middleware answered them with a 304 or 412
+	headCoded   bool  // a HEAD's header announces offer's coding, as its GET's would
 
 	buf *[]byte   // held-back body while undecided
 	enc Writer    // the streaming encoder while compressing
@@ -276,7 +277,10 @@ func (w *responseWriter) FlushError() error {
 			w.flushing = false
 		}
 	}
-	if w.state == compressing {
+	// Before the first byte a flush sends the header alone: flushing the
+	// encoder would send a coded nothing, which an empty stream's end
+	// does not need.
+	if w.state == compressing && w.in > 0 {
 		if err := w.flushEncoder(); err != nil {
 			return err
 		}
@@ -331,15 +335,24 @@ func (w *responseWriter) Unwrap() http.ResponseWriter { return w.rw }
 // Write or WriteHeader; on a ResponseWriter that is not the middleware's
 // (after any wrapping that implements Unwrap) it does nothing.
 func Bypass(w http.ResponseWriter) {
+	if x := middlewareWriter(w); x != nil {
+		x.bypass = true
+	}
+}
+
+// middlewareWriter returns the middleware's own writer within w, found
+// through the Unwrap methods of any wrapping, or nil.
+func middlewareWriter(w http.ResponseWriter) *responseWriter {
 	for {
 		switch x := w.(type) {
 		case *responseWriter:
-			x.bypass = true
-			return
+			return x
+		case pushWriter:
+			return x.responseWriter
 		case interface{ Unwrap() http.ResponseWriter }:
 			w = x.Unwrap()
 		default:
-			return
+			return nil
 		}
 	}
 }
@@ -411,20 +424,6 @@ func (w *responseWriter) abort() {
 		return // the client went away; nothing to tell it
 	}
 	panic(http.ErrAbortHandler)
-}
-
-func (w *responseWriter) stats() Stats {
-	status := w.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional, Cache: w.cache}
-	if w.state == compressing {
-		st.Coding, st.Duration = w.offer.pool.name(), w.encTime
-	} else {
-		st.Skip = w.skip
-	}
-	return st
 }
 
 // release returns everything pooled, on every path: a handler's panic
