@@ -10,20 +10,8 @@ import (
 	"time"
 
 	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/internal/corpus"
 )
-
-// sseEvent returns the i-th server-sent event of a chat-like stream, about
-// 100 bytes of JSON that varies from one event to the next.
-func sseEvent(i int) []byte {
-	users := []string{"alice", "bob", "carol", "dave", "erin"}
-	words := []string{"deploy", "finished", "the", "build", "is", "green", "review", "please", "merged", "tests", "failing", "on", "main"}
-	text := ""
-	for j := range 3 + i%5 {
-		text += words[(i*7+j*3)%len(words)] + " "
-	}
-	return fmt.Appendf(nil, "id: %d\nevent: message\ndata: {\"user\":%q,\"text\":%q,\"ts\":%d}\n\n",
-		1000+i, users[i%len(users)], text, 1733350000000+int64(i)*1337)
-}
 
 // sseConn is the ResponseWriter of one open stream: it counts what it is
 // sent and can be flushed.
@@ -47,8 +35,8 @@ func openSSE(h func(http.Handler) http.Handler, coding string, n, events int, pa
 	var sent, done sync.WaitGroup
 	handler := h(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")
-		for i := range events {
-			w.Write(sseEvent(i))
+		for _, e := range corpus.Events(events) {
+			w.Write(e)
 			w.(http.Flusher).Flush()
 		}
 		sent.Done()

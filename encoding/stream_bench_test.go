@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+
+	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
 // countWriter counts the bytes written to it.
@@ -20,7 +22,7 @@ func (c *countWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p
 //
 //	go test -run '^$' -bench SSEStream -count 6 ./encoding
 func BenchmarkSSEStream(b *testing.B) {
-	events := sseEvents(200)
+	events := corpus.Events(200)
 	for _, c := range DefaultCodings() {
 		_, _, level := c.Codec.Levels()
 		for _, kind := range []string{"stream", "library"} {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"compress/gzip"
 	"compress/zlib"
-	"fmt"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -16,24 +15,9 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
-)
 
-// sseEvents returns n server-sent events of about 100 bytes, JSON that
-// varies from one to the next as a chat or notification stream does.
-func sseEvents(n int) [][]byte {
-	users := []string{"alice", "bob", "carol", "dave", "erin"}
-	words := []string{"deploy", "finished", "the", "build", "is", "green", "review", "please", "merged", "tests", "failing", "on", "main"}
-	out := make([][]byte, n)
-	for i := range out {
-		text := ""
-		for j := range 3 + i%5 {
-			text += words[(i*7+j*3)%len(words)] + " "
-		}
-		out[i] = fmt.Appendf(nil, "id: %d\nevent: message\ndata: {\"user\":%q,\"text\":%q,\"ts\":%d}\n\n",
-			1000+i, users[i%len(users)], text, 1733350000000+int64(i)*1337)
-	}
-	return out
-}
+	"github.com/squeezehttp/squeeze/internal/corpus"
+)
 
 // flushRecorder is a ResponseWriter that keeps what it is sent and can be
 // flushed, the connection of a stream held open.
@@ -127,9 +111,9 @@ func TestStreamMemoryBounds(t *testing.T) {
 		idle   bool
 		bound  int
 	}{
-		{"idle after five events", sseEvents(5), true, idleStreamBound},
-		{"active after five events", sseEvents(5), false, activeStreamBound},
-		{"active after 256 KiB", [][]byte{sseEvents(1)[0], shortMatches(256 << 10)}, false, activeStreamBound},
+		{"idle after five events", corpus.Events(5), true, idleStreamBound},
+		{"active after five events", corpus.Events(5), false, activeStreamBound},
+		{"active after 256 KiB", [][]byte{corpus.Events(1)[0], shortMatches(256 << 10)}, false, activeStreamBound},
 	}
 	for _, coding := range allCodings {
 		for _, tc := range cases {
@@ -209,7 +193,7 @@ func released(w http.ResponseWriter) bool {
 // distances), from the history kept. Each coding's decoder reads the whole
 // body as one stream to every event written.
 func TestStreamContinuesAfterIdleRelease(t *testing.T) {
-	events := sseEvents(60)
+	events := corpus.Events(60)
 	want := bytes.Join(events, nil)
 	mw := mustNew(t, Config{IdleRelease: 5 * time.Millisecond})
 	for _, coding := range allCodings {

@@ -8,11 +8,11 @@ import (
 	ownzstd "github.com/squeezehttp/squeeze/internal/zstd"
 )
 
-// blockCoder is what ownStream needs of squeeze's own streaming encoders,
-// internal/zstd's and internal/brotli's: output appended to a buffer, and
-// a stream that another encoder can continue from its history and the
+// streamCoder is what ownStream needs of squeeze's own stream encoders,
+// internal/zstd's and internal/brotli's: output appended to a buffer, and a
+// stream that another encoder can continue from its history and the
 // running state S of the coding (the last offsets or distances).
-type blockCoder[S any] interface {
+type streamCoder[S any] interface {
 	Header(dst []byte) []byte
 	Reset(hist []byte, state S)
 	State() S
@@ -32,7 +32,7 @@ type blockCoder[S any] interface {
 // buffers); released, only the last streamHistory bytes of input and the
 // coding's running state, from which the next encoder continues the
 // stream.
-type ownStream[S any, E blockCoder[S]] struct {
+type ownStream[S any, E streamCoder[S]] struct {
 	dst    io.Writer
 	header bool // the header went out (or is in the live encoder's bits)
 	dirty  bool // written since the last Flush

@@ -7,29 +7,9 @@ import (
 	"github.com/squeezehttp/squeeze/internal/enctest"
 )
 
-// pieceSizes are the lengths of the writes streamEncode makes, cycled:
-// single bytes, events, and writes that fill and overrun a meta-block.
-var pieceSizes = []int{1, 100, 7, 3000, 40000, 250}
-
-// streamEncode encodes body as a stream of writes of pieceSizes, each
-// flushed; after every third, the stream moves to the other of two
-// encoders, continued from the first's history (8 KiB) and last
-// distances, as a stream released while idle is.
+// streamEncode is enctest.StreamEncode with this package's encoders.
 func streamEncode(encs *[2]*StreamEncoder, dst, body []byte) []byte {
-	e := encs[0]
-	e.Reset(nil, StartDistances())
-	dst = e.Header(dst)
-	for i := 0; len(body) > 0; i++ {
-		n := min(len(body), pieceSizes[i%len(pieceSizes)])
-		dst = e.Flush(e.Write(dst, body[:n]))
-		body = body[n:]
-		if i%3 == 2 {
-			next := encs[(i/3+1)%2]
-			next.Reset(bytes.Clone(e.History(8<<10)), e.State())
-			e = next
-		}
-	}
-	return e.Close(dst)
+	return enctest.StreamEncode(*encs, StartDistances(), dst, body)
 }
 
 func newStreamEncoders() *[2]*StreamEncoder {

@@ -76,9 +76,15 @@ func (e *Encoder) Append(dst, src []byte) []byte {
 	dst = appendZstdFrameHeader(dst, len(src))
 	e.match(src)
 	e.rep = zstdStartRep
+	return e.appendBlock(dst, src, true)
+}
 
-	// The block: its header once its size is known, a raw block when
-	// coding does not make it smaller (RFC 8878 §3.1.1.2).
+// appendBlock appends the block of src, whose matches are in e.seqs, the
+// frame's last when last: its header once its size is known, a raw block
+// when coding does not make it smaller (RFC 8878 §3.1.1.2), which leaves
+// the decoder's last offsets as they were.
+func (e *blockCoder) appendBlock(dst, src []byte, last bool) []byte {
+	rep := e.rep
 	start := len(dst)
 	dst = append(dst, 0, 0, 0)
 	dst = e.appendLiterals(dst, src)
@@ -87,8 +93,12 @@ func (e *Encoder) Append(dst, src []byte) []byte {
 	if size >= len(src) {
 		dst = append(dst[:start+3], src...)
 		size, kind = len(src), zstdBlockRaw
+		e.rep = rep
 	}
-	h := 1 | kind<<1 | uint32(size)<<3 // Last_Block set
+	h := kind<<1 | uint32(size)<<3
+	if last {
+		h |= 1 // Last_Block
+	}
 	dst[start], dst[start+1], dst[start+2] = byte(h), byte(h>>8), byte(h>>16)
 	return dst
 }

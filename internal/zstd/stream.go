@@ -98,30 +98,12 @@ func (e *StreamEncoder) Close(dst []byte) []byte {
 }
 
 // block appends the pending input as one block, the frame's last when
-// last: coded as the whole-body Encoder codes its block, or raw when that
-// is smaller.
+// last.
 func (e *StreamEncoder) block(dst []byte, last bool) []byte {
 	src := e.m.Pending()
 	e.seqs = e.seqs[:0]
 	e.m.Match(int(e.rep[0]), func(lits, length, dist int) {
 		e.seqs = append(e.seqs, lzSeq{lits: uint32(lits), length: uint32(length), dist: uint32(dist)})
 	})
-	rep := e.rep
-	start := len(dst)
-	dst = append(dst, 0, 0, 0)
-	dst = e.appendLiterals(dst, src)
-	dst = e.appendSequences(dst)
-	size, kind := len(dst)-start-3, zstdBlockCompressed
-	if size >= len(src) {
-		// A raw block leaves the decoder's offsets as they were.
-		dst = append(dst[:start+3], src...)
-		size, kind = len(src), zstdBlockRaw
-		e.rep = rep
-	}
-	h := kind<<1 | uint32(size)<<3
-	if last {
-		h |= 1
-	}
-	dst[start], dst[start+1], dst[start+2] = byte(h), byte(h>>8), byte(h>>16)
-	return dst
+	return e.appendBlock(dst, src, last)
 }
