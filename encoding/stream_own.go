@@ -25,10 +25,11 @@ type streamCoder[S any] interface {
 // ownStream is the stream Writer of Zstd and Brotli: one zstd frame with a
 // 32 KiB window or one brotli stream with a 64 KiB one (matches reach
 // 32 KiB back), from squeeze's own streaming encoders (greedy matching
-// over a 4-byte hash; each Flush a block or meta-block), so that a flushed
-// event costs a block of a few dozen bytes.
+// with one byte of lookahead, internal/deflate.StreamMatcher; each Flush a
+// block or meta-block), so that a flushed event costs a block of a few
+// dozen bytes.
 //
-// Live, it holds the encoder (its window, one hash table and a block's
+// Live, it holds the encoder (its window, hash tables and a block's
 // buffers); released, only the last streamHistory bytes of input and the
 // coding's running state, from which the next encoder continues the
 // stream.
