@@ -17,16 +17,10 @@ func (r *Report) routeDictionaries(ctx context.Context) error {
 			"header included, `squeeze`), as br 4 and as zstd 3; each ratio is br's or zstd's bytes over dcz's. *announced* is 1 "+
 			"where the route announces the dictionary: dcz at least `DefaultMinGain` (1.3) times smaller than the better of the two. "+
 			"At 4 KiB a source gives one held-back response, so those rows are single measures.")
-	if r.Mode.Tiny {
-		r.skip("tiny mode (the test): `.ci/run` already runs every benchmark once")
+	lines, cmdline, ok := r.benchOnce(ctx, "^BenchmarkRouteDictionary$")
+	if !ok {
 		return nil
 	}
-	out, _, cmdline, err := r.runBench(ctx, "^BenchmarkRouteDictionary$", "1x", 1)
-	if err != nil {
-		fmt.Fprintf(r.md, "`%s` failed: %v\n\n```\n%s\n```\n\n", cmdline, err, tail(out, 20))
-		return nil
-	}
-	lines := parseBench(out)
 	r.benchTable(goBench{name: "RouteDictionary", metrics: []string{"B/response", "announced"}}, lines)
 	fmt.Fprintf(r.md, "%s\n\n```\n%s\n```\n\n", announcedSummary(lines), cmdline)
 	return nil
