@@ -138,8 +138,15 @@ func (s *ownStream[S, E]) Close() error {
 
 // Release keeps the last streamHistory bytes of input and the coding's
 // state and gives the encoder back; it does nothing with input pending.
+// After a write error it drops everything.
 func (s *ownStream[S, E]) Release() {
-	if !s.live || s.dirty || s.err != nil {
+	if s.err != nil {
+		// The stream can send nothing more: no state is worth keeping.
+		s.drop()
+		s.out, s.hist = nil, nil
+		return
+	}
+	if !s.live || s.dirty {
 		return
 	}
 	s.hist = append(s.hist[:0], s.enc.History(streamHistory)...)
