@@ -11,7 +11,7 @@ import (
 // change meant to alter the output records the new digest.
 func TestOutputMatchesRecordedCorpusDigest(t *testing.T) {
 	var e Encoder
-	if got, want := enctest.CorpusDigest(t, e.Append), "1c5d1fe916cb5248ad846a6d03abcd2c9853a7442bd09cd454cafaf8472f8b50"; got != want {
+	if got, want := enctest.CorpusDigest(t, e.Append), "b05596a8139ead7d9fe307274af73579a6ddcfd49497a4e634d1b0adf27928a7"; got != want {
 		t.Errorf("corpus digest %s, recorded %s", got, want)
 	}
 }
