@@ -28,9 +28,8 @@ type flateCodec struct {
 	comments bool
 	// whole pools, per level, the writers of one-shot encodes.
 	whole [flate.BestCompression + 1]sync.Pool
-	// own sends small bodies to squeeze's own encoder (see
-	// OwnSmallBodyEncoders).
-	own bool
+	// library sends every body to klauspost (see LibraryEncoders).
+	library bool
 }
 
 var (
@@ -109,9 +108,10 @@ func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _, blocks int) []byte {
 // megabyte at level 5 and less at lower levels, whatever the bodies' sizes
 // (BenchmarkRetainedMemory measures it).
 //
-// Every body, whole or streamed, is klauspost's at the level asked for;
-// OwnSmallBodyEncoders(Gzip()) sends small bodies at level 5 to squeeze's
-// own DEFLATE encoder instead.
+// Small bodies known whole go to squeeze's own DEFLATE encoder at the
+// levels and sizes where it keeps the level's promise (see Coding.Level
+// and docs/levels.md), every other body to klauspost;
+// LibraryEncoders(Gzip()) sends every body to klauspost.
 func Gzip() Codec { return gzipBuiltin }
 
 // Deflate returns the deflate codec, which RFC 9110 §8.4.1.2 defines as
@@ -135,14 +135,14 @@ func (c *flateCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 }
 
 // AppendEncode encodes src as one gzip member (or zlib stream) appended to
-// dst, with a klauspost writer pooled for one-shot use at that level (or,
-// with OwnSmallBodyEncoders, small bodies at level 5 with squeeze's own
-// encoder). src must not overlap dst's spare capacity.
+// dst, with squeeze's own encoder where the rule of own.go has it serve
+// the level and size, else with a klauspost writer pooled for one-shot use
+// at that level. src must not overlap dst's spare capacity.
 func (c *flateCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	if level < flate.BestSpeed || level > flate.BestCompression {
 		return dst, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
 	}
-	if c.own && ownEncodes(level, len(src)) {
+	if !c.library && ownEncodes(level, len(src)) {
 		return c.appendOwn(dst, src, 0, 0), nil
 	}
 	return c.appendStream(dst, src, level, 0)
@@ -206,7 +206,7 @@ func (c *flateCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte, 
 	if err := checkPad(c.name, n); err != nil {
 		return dst, err
 	}
-	if c.own && ownEncodes(level, len(src)) {
+	if !c.library && ownEncodes(level, len(src)) {
 		comment, blocks := c.padShape(n)
 		if blocks != 0 {
 			blocks += 5 // the empty stored block of the streams' sync flush
