@@ -131,6 +131,30 @@ func ruleTable(vs []ownVerdict) string {
 	return b.String()
 }
 
+// kindTable formats the verdicts of one coding and level, one per size
+// class, as a table of every kind's geomean of own/library bytes per class.
+func kindTable(vs []ownVerdict) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %d, own/library bytes per kind (geomean):\n| kind |", vs[0].coding, vs[0].level)
+	for _, v := range vs {
+		fmt.Fprintf(&b, " %s |", classLabel(v.class))
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---|", len(vs)) + "\n")
+	for _, k := range vs[0].kinds {
+		fmt.Fprintf(&b, "| %s |", k.kind)
+		for _, v := range vs {
+			i := slices.IndexFunc(v.kinds, func(r kindRatio) bool { return r.kind == k.kind })
+			if i < 0 {
+				b.WriteString(" – |")
+				continue
+			}
+			fmt.Fprintf(&b, " %+.1f %% |", 100*(v.kinds[i].geomean-1))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
 func cmpFloat(a, b float64) int {
 	switch {
 	case a < b:
@@ -161,10 +185,12 @@ func TestOwnEncoderRule(t *testing.T) {
 	}
 	t.Parallel()
 	var all []ownVerdict
+	var perKind strings.Builder
 	for _, coding := range []string{"gzip", "zstd", "br"} {
 		for _, level := range ownCandidateLevels(coding) {
 			vs := ownVerdicts(t, coding, level)
 			all = append(all, vs...)
+			perKind.WriteString(kindTable(vs) + "\n")
 			bytesMax := 0
 			for _, v := range vs {
 				if !v.passes {
@@ -185,5 +211,5 @@ func TestOwnEncoderRule(t *testing.T) {
 			}
 		}
 	}
-	t.Log("the rule's byte verdicts:\n" + ruleTable(all))
+	t.Log("the rule's byte verdicts:\n" + ruleTable(all) + "\n" + perKind.String())
 }
