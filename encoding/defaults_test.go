@@ -63,6 +63,9 @@ func TestOwnRoutesFollowTheTable(t *testing.T) {
 			if tc.route(level, bound+1) {
 				t.Errorf("%s at level %d: a %d-byte body goes to the own encoder, want the library", tc.coding, level, bound+1)
 			}
+			if bound == 0 && tc.route(level, 0) {
+				t.Errorf("%s at level %d: the empty body goes to the own encoder, which serves nothing there", tc.coding, level)
+			}
 		}
 	}
 }

@@ -142,17 +142,25 @@ func ownMaxBody(coding string, level int) int {
 	return m[level]
 }
 
+// ownServes reports whether coding's own encoder serves a body of n bytes
+// at level: where the table has it serve, whatever the body's size up to
+// the bound, the empty body too.
+func ownServes(coding string, level, n int) bool {
+	m := ownMaxBody(coding, level)
+	return m > 0 && n <= m
+}
+
 // ownEncodes reports whether a gzip or deflate body of n bytes at level
 // goes to the own encoder, unless LibraryEncoders switched it off.
-func ownEncodes(level, n int) bool { return n <= ownMaxBody("gzip", level) }
+func ownEncodes(level, n int) bool { return ownServes("gzip", level, n) }
 
 // ownZstd reports whether a zstd body of n bytes at level goes to the own
 // encoder, unless LibraryEncoders switched it off.
-func ownZstd(level, n int) bool { return n <= ownMaxBody("zstd", level) }
+func ownZstd(level, n int) bool { return ownServes("zstd", level, n) }
 
 // ownBrotli reports whether a br body of n bytes at quality goes to the
 // own encoder, unless LibraryEncoders switched it off.
-func ownBrotli(quality, n int) bool { return n <= ownMaxBody("br", quality) }
+func ownBrotli(quality, n int) bool { return ownServes("br", quality, n) }
 
 // appendOwnZstd appends src as a zstd frame of the own encoder.
 func appendOwnZstd(dst, src []byte) []byte {
