@@ -26,13 +26,7 @@ func (o ownOnly) NewWriter(w io.Writer, level int) (Writer, error) {
 
 // AppendEncode encodes src with the own encoder of the codec's coding.
 func (o ownOnly) AppendEncode(dst, src []byte, _ int) ([]byte, error) {
-	switch o.library.Name() {
-	case "gzip":
-		return gzipBuiltin.appendOwn(dst, src, 0, 0), nil
-	case "zstd":
-		return appendOwnZstd(dst, src), nil
-	}
-	return appendOwnBrotli(dst, src), nil
+	return appendOwnFor(dst, o.library.Name(), src), nil
 }
 
 // BenchmarkOwnAgainstLibrary gives the time half of the rule of own.go: per

@@ -33,14 +33,17 @@ type kindRatio struct {
 
 // ownEncodeFor encodes body with coding's own encoder, framed as the codec
 // frames it.
-func ownEncodeFor(coding string, body []byte) []byte {
+func ownEncodeFor(coding string, body []byte) []byte { return appendOwnFor(nil, coding, body) }
+
+// appendOwnFor appends src encoded with coding's own encoder to dst.
+func appendOwnFor(dst []byte, coding string, src []byte) []byte {
 	switch coding {
 	case "gzip":
-		return gzipBuiltin.appendOwn(nil, body, 0, 0)
+		return gzipBuiltin.appendOwn(dst, src, 0, 0)
 	case "zstd":
-		return appendOwnZstd(nil, body)
+		return appendOwnZstd(dst, src)
 	case "br":
-		return appendOwnBrotli(nil, body)
+		return appendOwnBrotli(dst, src)
 	}
 	panic("no own encoder for " + coding)
 }
