@@ -1,8 +1,12 @@
 package encoding
 
 import (
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -65,6 +69,45 @@ func TestOwnRoutesFollowTheTable(t *testing.T) {
 			}
 			if bound == 0 && tc.route(level, 0) {
 				t.Errorf("%s at level %d: the empty body goes to the own encoder, which serves nothing there", tc.coding, level)
+			}
+		}
+	}
+}
+
+// docs/levels.md lists where the own encoders serve: its table is
+// ownMaxBodies, levels with the same bound grouped, so that the page does
+// not drift from the code.
+func TestLevelsDocListsTheOwnTable(t *testing.T) {
+	doc, err := os.ReadFile("../docs/levels.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ coding, label string }{{"gzip", "gzip, deflate"}, {"br", "br"}, {"zstd", "zstd"}} {
+		levels := ownMaxBodies[c.coding]
+		var rows []string
+		for lo := 1; lo < len(levels); {
+			hi := lo
+			for hi+1 < len(levels) && levels[hi+1] == levels[lo] {
+				hi++
+			}
+			if bound := levels[lo]; bound > 0 {
+				which := strconv.Itoa(lo)
+				switch {
+				case hi == lo+1:
+					which = fmt.Sprintf("%d, %d", lo, hi)
+				case hi > lo:
+					which = fmt.Sprintf("%d to %d", lo, hi)
+				}
+				rows = append(rows, fmt.Sprintf("| %s | %s | %d KiB |", c.label, which, bound>>10))
+			}
+			lo = hi + 1
+		}
+		if len(rows) == 0 {
+			rows = []string{fmt.Sprintf("| %s | none yet", c.label)}
+		}
+		for _, row := range rows {
+			if !strings.Contains(string(doc), row) {
+				t.Errorf("docs/levels.md lacks the row %q of ownMaxBodies", row)
 			}
 		}
 	}
