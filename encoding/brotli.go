@@ -36,7 +36,10 @@ var brotliBuiltin = new(brotliCodec)
 
 // Brotli returns the brotli codec (RFC 7932, token "br"), built on
 // github.com/andybalholm/brotli. Levels are brotli's qualities 1..11,
-// default 4. A pooled streaming encoder keeps its 1 MB window and the hash
+// default 4. A response that flushes before it outgrows the buffer, at
+// qualities up to 4, streams through squeeze's own encoder
+// (NewStreamWriter). Otherwise a pooled streaming encoder keeps its 1 MB
+// window and the hash
 // tables of its quality, several megabytes at quality 4, between responses
 // (BenchmarkRetainedMemory measures it). Bodies
 // known whole are encoded with a window just large enough for the body
@@ -57,6 +60,21 @@ func (*brotliCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 		return nil, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)
 	}
 	return brotli.NewWriterOptions(w, brotli.WriterOptions{Quality: level, LGWin: brotliStreamWindow}), nil
+}
+
+// NewStreamWriter returns, at qualities up to the default (4), the Writer
+// of a flushed stream: squeeze's own streaming encoder; a stream through
+// it keeps at most 256 KiB live and 64 KiB released, the response
+// included (see Streamer). Higher qualities are left to NewWriter, and so
+// is every quality with LibraryEncoders.
+func (c *brotliCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
+	if level < 0 || level > brotli.BestCompression {
+		return nil, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)
+	}
+	if level > defaultBrotliLevel || c.library {
+		return nil, nil
+	}
+	return newBrotliStream(w), nil
 }
 
 // AppendEncode encodes src as one brotli stream appended to dst: with

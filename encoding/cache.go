@@ -57,11 +57,19 @@ type Cache struct {
 	c *contentcache.Cache
 }
 
-// NewCache returns a Cache of budget bytes, or an error when budget is not
-// positive.
+// DefaultCacheBytes is the budget of NewCache(0): 32 MiB, as precompressed
+// gives its own cache (precompressed.DefaultFallbackCacheBytes).
+const DefaultCacheBytes = 32 << 20
+
+// NewCache returns a Cache of budget bytes; 0 means DefaultCacheBytes, as
+// zero means the default throughout the module, and a negative budget is
+// an error.
 func NewCache(budget int64) (*Cache, error) {
-	if budget <= 0 {
-		return nil, fmt.Errorf("encoding: NewCache: budget %d is not positive", budget)
+	switch {
+	case budget < 0:
+		return nil, fmt.Errorf("encoding: NewCache: budget %d is negative; 0 means DefaultCacheBytes", budget)
+	case budget == 0:
+		budget = DefaultCacheBytes
 	}
 	return &Cache{c: contentcache.New(budget)}, nil
 }
@@ -70,8 +78,17 @@ func NewCache(budget int64) (*Cache, error) {
 func (c *Cache) Used() int64 { return c.c.Used() }
 
 func init() {
-	// precompressed reaches the store behind a Cache through this.
+	// precompressed reaches the store behind a Cache through this, and
+	// tells the middleware around it what the store did.
 	contentcache.Hook = func(public any) *contentcache.Cache { return public.(*Cache).c }
+	contentcache.Served = func(w http.ResponseWriter, hit bool) {
+		if x := middlewareWriter(w); x != nil {
+			x.cache = CacheMiss
+			if hit {
+				x.cache = CacheHit
+			}
+		}
+	}
 }
 
 // CacheResult says what Config.Cache did for one response.

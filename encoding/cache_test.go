@@ -248,17 +248,29 @@ func TestCacheNeverStoresPrivateResponses(t *testing.T) {
 	}
 }
 
-// A cache must be made by NewCache, with a positive budget: anything else
-// is reported when built.
+// A cache must be made by NewCache, with a budget that is not negative:
+// anything else is reported when built.
 func TestCacheMisconfigurationReportedWhenBuilt(t *testing.T) {
 	t.Parallel()
-	for _, budget := range []int64{0, -1} {
+	for _, budget := range []int64{-1, -1 << 20} {
 		if _, err := NewCache(budget); err == nil || !strings.HasPrefix(err.Error(), "encoding: ") {
 			t.Errorf("NewCache(%d): error %v, want one from encoding", budget, err)
 		}
 	}
 	if _, err := New(Config{Cache: new(Cache)}); err == nil {
 		t.Error("New took a Cache not made by NewCache")
+	}
+}
+
+// TestNewCacheZeroIsTheDefaultBudget: zero means the default, as it does
+// for dictionary.NewStore and every Config field.
+func TestNewCacheZeroIsTheDefaultBudget(t *testing.T) {
+	c, err := NewCache(0)
+	if err != nil {
+		t.Fatalf("NewCache(0): %v", err)
+	}
+	if got := c.c.Budget(); got != DefaultCacheBytes {
+		t.Errorf("NewCache(0) has a budget of %d, want DefaultCacheBytes (%d)", got, DefaultCacheBytes)
 	}
 }
 

@@ -18,7 +18,8 @@ type Config struct {
 	// MinSize is the smallest body that is compressed, in bytes: below it the
 	// coding's framing and the CPU cost outweigh what is saved.
 	// Default 1024 (DefaultMinSize); EverySize compresses bodies of every
-	// size. New refuses a negative value.
+	// size. New refuses a negative value. A body the handler flushes before
+	// its end is a stream, compressed whatever its size (see EverySize).
 	MinSize int
 
 	// BufferSize is how much of a body is held back to decide and, when the
@@ -29,6 +30,14 @@ type Config struct {
 	// much again for the compressed copy. Default 128 KiB (DefaultBufferSize);
 	// it is raised to MinSize when smaller. New refuses a negative value.
 	BufferSize int
+
+	// IdleRelease is how long a compressed stream that flushes (see
+	// Streamer) may go without a flush before its encoder gives back its
+	// live state, keeping only the last 8 KiB of input and the coding's
+	// running state; the next write re-seeds it from those, at about the
+	// cost of compressing them once. Default 1 s (DefaultIdleRelease); a
+	// negative value keeps the live state for the stream's life.
+	IdleRelease time.Duration
 
 	// Types decides which media types (lower case, without parameters, such
 	// as "application/json") are compressed. Default: CompressibleType.
@@ -95,10 +104,14 @@ type Config struct {
 	// The decoder's memory follows this limit L, not what the sender asks
 	// for. Per request it allocates at most:
 	//   - zstd: 2·W + 384 KiB, W being the smallest window a frame header
-	//     can state that holds L bytes (at most L+L/8, within 1 KiB and
-	//     RFC 9659's 8 MiB). A frame that asks for a larger window (for a
-	//     single-segment frame, its content size) is refused with the
-	//     *http.MaxBytesError (413) before its window is allocated.
+	//     can state that holds L bytes and a 128 KiB block (within RFC
+	//     9659's 8 MiB; 1.25 MiB for L = 1 MiB). A larger window in a frame
+	//     header (Window_Descriptor, RFC 8878 §3.1.1.1.2; klauspost's
+	//     streaming encoder and the zstd CLI reading a pipe state 2 to
+	//     8 MiB whatever the body) is cut to W, which decodes the first L+1
+	//     bytes the same; a single-segment frame whose content size is above
+	//     W is refused with the *http.MaxBytesError (413) before its window
+	//     is allocated.
 	//   - br: 2·R + 3 MiB, R being the smallest power of two of at least
 	//     L+17 bytes, within 256 KiB and 16 MiB: a larger window in the
 	//     stream header (WBITS, RFC 7932 §9.1) is cut to R, which decodes
@@ -145,25 +158,38 @@ type Coding struct {
 
 // Stats tells OnResponse what the middleware did with one response.
 type Stats struct {
-	// Coding is the content coding sent, "" for identity.
+	// Coding is the content coding of the body sent, as the response's
+	// Content-Encoding names it, "" for identity: the coding the middleware
+	// compressed with, or the handler's own (a precompressed sidecar, a
+	// body from a reverse proxy). Origin says which. For a HEAD, the coding
+	// its header announces, the one its GET would be sent in.
 	Coding string
+	// Origin says where the bytes sent came from: the middleware's encoder,
+	// Config.Cache, or the handler, passed through as it wrote them.
+	Origin Origin
 	// Status is the response's status code.
 	Status int
 	// BytesIn counts the body bytes the handler wrote.
 	BytesIn int64
-	// BytesOut counts the body bytes sent, after coding and padding.
+	// BytesOut counts the body bytes sent, after coding and padding: 0 for
+	// a HEAD (RFC 9110 §9.3.2: its body is never sent, whatever the
+	// handler wrote) and for the middleware's own 304 or 412.
 	BytesOut int64
-	// Duration is the time spent compressing, zero for identity.
+	// Duration is the time spent compressing, or looking the body up in
+	// Config.Cache; zero for a body passed through.
 	Duration time.Duration
 	// Conditional reports that the middleware answered the request's
 	// conditional header fields itself, with the 304 or 412 in Status, and
 	// dropped the BytesIn that the handler wrote.
 	Conditional bool
-	// Skip says why the body went out uncompressed: SkipNone when Coding
-	// is set.
+	// Skip says why the middleware did not compress the body: SkipNone
+	// when Origin is OriginEncoder or OriginCache. A handler's own coding
+	// is SkipEncoded, with Coding set.
 	Skip Skip
 	// Cache says whether the body came from Config.Cache, went into it,
-	// or neither.
+	// or neither; for a precompressed file server's fallback, what its
+	// cache (its own, or one shared with the middleware) did, with Origin
+	// OriginHandler and Coding the fallback's.
 	Cache CacheResult
 }
 
@@ -196,13 +222,22 @@ const (
 
 // EverySize, as Config.MinSize, compresses bodies of every size. It is the
 // smallest size, one byte: an empty body, which no coding makes shorter, is
-// never compressed.
+// never compressed. A stream is: a handler that flushes before its body
+// ends gets its coding at that flush, since the stream may continue (the
+// flush sends the header alone), and a stream that then ends without a
+// byte is the coding's empty stream (gzip: 20 bytes).
 const EverySize = 1
 
 // Defaults of Config's fields.
 const (
-	DefaultMinSize        = 1024
-	DefaultBufferSize     = 128 << 10
+	// DefaultMinSize is Config.MinSize's default, twice
+	// precompressed.DefaultMinSize on purpose: the middleware compresses a
+	// body anew for every response, where precompressed compresses a file
+	// once and sends it many times, so a smaller saving pays there.
+	DefaultMinSize = 1024
+	// DefaultBufferSize is Config.BufferSize's default.
+	DefaultBufferSize = 128 << 10
+	// DefaultMaxRequestSize is Config.MaxRequestSize's default.
 	DefaultMaxRequestSize = 32 << 20
 )
 
@@ -232,7 +267,8 @@ type settings struct {
 	types         func(string) bool
 	skip          func(*http.Request) bool
 	etag          ETagMode
-	conditional   bool // the middleware evaluates conditional requests
+	idleRelease   time.Duration // negative: never
+	conditional   bool          // the middleware evaluates conditional requests
 	jitter        int
 	notAcceptable bool
 	onResponse    func(*http.Request, Stats)
@@ -251,6 +287,7 @@ func (c Config) settings() (*settings, error) {
 		types:         c.Types,
 		skip:          c.Skip,
 		etag:          c.ETag,
+		idleRelease:   c.IdleRelease,
 		conditional:   !c.DisableConditional,
 		jitter:        c.Jitter,
 		notAcceptable: c.NotAcceptable,
@@ -273,6 +310,9 @@ func (c Config) settings() (*settings, error) {
 		return nil, fmt.Errorf("encoding: Config.MaxRequestSize %d is negative; leave it 0 for the default", s.maxRequestSize)
 	case s.jitter < 0:
 		return nil, fmt.Errorf("encoding: Config.Jitter %d is negative; leave it 0 for no padding", s.jitter)
+	}
+	if s.idleRelease == 0 {
+		s.idleRelease = DefaultIdleRelease
 	}
 	if s.minSize == 0 {
 		s.minSize = DefaultMinSize

@@ -110,7 +110,7 @@ func (w *responseWriter) verdictFromBody(final bool) (verdict, Skip) {
 	}
 	switch {
 	case final && size < int64(w.s.minSize):
-		if head && !d.sized {
+		if head && !d.sized && w.in == 0 {
 			return passPlain, SkipHead // the GET's body may well be larger
 		}
 		return passPlain, SkipTooSmall
@@ -200,7 +200,10 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 	var enc Writer
 	var whole []byte // the compressed body, when known whole
 	switch {
-	case head:
+	case head && (v != compressWhole || len(w.held()) == 0):
+		// A HEAD whose handler wrote no body, or more than the buffer
+		// holds: its GET's length is not known without compressing what
+		// nobody reads, and its GET streams without one.
 	case v == compressWhole && w.cacheable(h, bare) && w.seenBefore():
 		if whole = w.cachedWhole(); whole == nil {
 			return false
@@ -213,9 +216,17 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 		defer putBuffer(pooled)
 		whole = *pooled
 	default:
-		var err error
-		if enc, err = w.offer.pool.get(&w.out); err != nil {
-			return false
+		if w.flushing && w.s.jitter == 0 {
+			// A stream that flushes before it outgrows the buffer: events,
+			// many of them open at once, each worth a small encoder.
+			enc = w.offer.pool.getStream(&w.out)
+			w.streaming = enc != nil
+		}
+		if enc == nil {
+			var err error
+			if enc, err = w.offer.pool.get(&w.out); err != nil {
+				return false
+			}
 		}
 	}
 	// Content-Length would end chunked framing, and with it the trailers
@@ -241,10 +252,12 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 	w.state = compressing
 	switch {
 	case head:
-		// Same headers as the GET, within reason: no Content-Length, since
-		// finding it would mean compressing a body nobody reads.
+		// RFC 9110 §9.3.2: the header of the GET, Content-Length included
+		// when the handler wrote the whole body into the buffer (one
+		// compression of at most BufferSize, or a Cache lookup); the body
+		// is not sent.
 		w.state = identity
-		w.skip = SkipHead
+		w.headCoded = true
 		w.writeHeader(h, w.statusOrOK())
 	case whole != nil:
 		w.writeHeader(h, w.statusOrOK())

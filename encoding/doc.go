@@ -9,13 +9,18 @@
 // bytes, its Flush or its return show what it is sending, and it follows the
 // HTTP rules: Vary: Accept-Encoding on every response whose coding depended
 // on the request (RFC 9110 §12.5.5), a strong ETag made to differ per coding
-// (§8.8.3.3), no compression of HEAD bodies, 1xx, 204, 206 and 304 responses, already
-// encoded bodies, Content-Range, Cache-Control: no-transform or types that do
-// not compress. Bodies that end within Config.BufferSize are compressed in
-// one shot and sent with a Content-Length; longer ones stream. Flush reaches
-// the client through the encoder (server-sent events stream), Hijack works
-// while nothing is compressed, and Unwrap lets http.ResponseController reach
-// the connection. Upgrade requests (WebSocket) are passed through untouched.
+// (§8.8.3.3), a HEAD's header that of its GET (§9.3.2), no compression of
+// 1xx, 204, 206 and 304 responses, already encoded bodies, Content-Range,
+// Cache-Control: no-transform or types that do not compress. Bodies that end
+// within Config.BufferSize are compressed in one shot and sent with a
+// Content-Length; longer ones stream. Flush reaches the client through the
+// encoder (server-sent events stream), and a response that flushes before
+// it outgrows the buffer streams through a small encoder of squeeze's own
+// that gives its live state back while the stream waits (Streamer,
+// Config.IdleRelease), so that thousands of open event streams cost tens of
+// KiB each, not megabytes. Hijack works while nothing is
+// compressed, an HTTP/2 connection's http.Pusher stays one, and Unwrap lets
+// http.ResponseController reach the connection. Upgrade requests (WebSocket) are passed through untouched.
 // Declared trailers stay trailers: a body that has them goes out chunked
 // over HTTP/1.1, and their values never join the header section. For each
 // response sent uncompressed, Stats.Skip tells Config.OnResponse which of
@@ -65,8 +70,9 @@
 // Coding.Level) in less time; LibraryEncoders sends every body to the
 // library. What a codec can do
 // beyond streaming it says by implementing optional interfaces, found by
-// type assertion as io.WriterTo is: AppendEncoder (one-shot bodies), Padder
-// and AppendPadder (the length-hiding padding of Config.Jitter); the
+// type assertion as io.WriterTo is: AppendEncoder (one-shot bodies),
+// Streamer (flushed streams, whose Writers implement Releaser), Padder and
+// AppendPadder (the length-hiding padding of Config.Jitter); the
 // middleware uses them the same way for built-in and user codecs.
 // New builds a Middleware from a Config whose
 // zero value is the recommended setup.

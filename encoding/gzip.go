@@ -108,10 +108,13 @@ func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _, blocks int) []byte {
 // megabyte at level 5 and less at lower levels, whatever the bodies' sizes
 // (BenchmarkRetainedMemory measures it).
 //
+// A response that flushes before it outgrows the buffer, at levels up to
+// 5, streams through squeeze's own DEFLATE encoder (NewStreamWriter).
 // Small bodies known whole go to squeeze's own DEFLATE encoder at the
 // levels and sizes where it keeps the level's promise (see Coding.Level
-// and docs/levels.md), every other body to klauspost;
-// LibraryEncoders(Gzip()) sends every body to klauspost.
+// and docs/levels.md); every other body, whole or streamed, is klauspost's
+// at the level asked for. LibraryEncoders(Gzip()) sends every body to
+// klauspost.
 func Gzip() Codec { return gzipBuiltin }
 
 // Deflate returns the deflate codec, which RFC 9110 §8.4.1.2 defines as
@@ -132,6 +135,21 @@ func (c *flateCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 		return nil, fmt.Errorf("encoding: %s: %w", c.name, err)
 	}
 	return wr, nil
+}
+
+// NewStreamWriter returns, at levels up to the default (5), the Writer of
+// a flushed stream: squeeze's own streaming DEFLATE encoder in c's
+// framing; a stream through it keeps at most 256 KiB live and 64 KiB
+// released, the response included (see Streamer). Higher levels are left
+// to NewWriter, and so is every level with LibraryEncoders.
+func (c *flateCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
+	if level < flate.BestSpeed || level > flate.BestCompression {
+		return nil, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
+	}
+	if level > defaultGzipLevel || c.library {
+		return nil, nil
+	}
+	return newDeflateStream(w, c.comments), nil
 }
 
 // AppendEncode encodes src as one gzip member (or zlib stream) appended to

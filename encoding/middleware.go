@@ -90,7 +90,7 @@ func (m *Middleware) serve(h http.Handler, w http.ResponseWriter, r *http.Reques
 	rw.reqBody = body
 	r = rw.conditionalRequest(r)
 	defer rw.release()
-	h.ServeHTTP(rw, r)
+	h.ServeHTTP(rw.forHandler(), r)
 	rw.finish()
 }
 

@@ -19,6 +19,10 @@ type encoderPool struct {
 	padder     Padder
 	oncePadded AppendPadder
 	pool       sync.Pool // of Writer
+	// streamer is the codec's encoder for flushed streams, nil when it has
+	// none; streams holds its idle Writers.
+	streamer Streamer
+	streams  sync.Pool
 }
 
 // newEncoderPool returns the pool of c at level, 0 meaning c's default; a
@@ -31,6 +35,7 @@ func newEncoderPool(c Codec, level int) (*encoderPool, error) {
 	p := &encoderPool{codec: c, level: level, coding: c.Name()}
 	p.once, _ = c.(AppendEncoder)
 	p.padder, _ = c.(Padder)
+	p.streamer, _ = c.(Streamer)
 	if p.once != nil && p.padder != nil {
 		p.oncePadded, _ = c.(AppendPadder)
 	}
@@ -51,6 +56,29 @@ func (p *encoderPool) get(w io.Writer) (Writer, error) {
 		return nil, fmt.Errorf("encoding: new %s writer: %w", p.coding, err)
 	}
 	return wr, nil
+}
+
+// getStream returns a Writer for a flushed stream to w, the codec's stream
+// Writer when it has one for the level, nil otherwise.
+func (p *encoderPool) getStream(w io.Writer) Writer {
+	if p.streamer == nil {
+		return nil
+	}
+	if wr, ok := p.streams.Get().(Writer); ok {
+		wr.Reset(w)
+		return wr
+	}
+	wr, err := p.streamer.NewStreamWriter(w, p.level)
+	if err != nil || wr == nil {
+		return nil
+	}
+	return wr
+}
+
+// putStream returns a Writer from getStream to its pool, as put does.
+func (p *encoderPool) putStream(wr Writer) {
+	wr.Reset(nil)
+	p.streams.Put(wr)
 }
 
 // put returns wr to the pool, first dropping its reference to the stream's

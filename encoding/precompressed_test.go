@@ -97,3 +97,72 @@ func TestPrecompressedBehindTheMiddleware(t *testing.T) {
 		t.Errorf("deflate revalidation: status %d, header %v", rec.Code, rec.Header())
 	}
 }
+
+// TestStatsOfPreEncodedResponses: a dashboard built on OnResponse counts
+// what went out compressed, whoever compressed it. Through the middleware,
+// a precompressed sidecar is reported with its coding and its bytes, from
+// the handler; a fallback file from a Cache shared with the middleware
+// with the cache's result; a body the middleware compressed, or sent from
+// its Cache, as such.
+func TestStatsOfPreEncodedResponses(t *testing.T) {
+	js := []byte(strings.Repeat("function hello(name) { return 'hello, ' + name; }\n", 200))
+	css := []byte(strings.Repeat("body { margin: 0 auto; padding: 1em; color: #333; }\n", 200))
+	var br bytes.Buffer
+	bw := brotli.NewWriterLevel(&br, 5)
+	bw.Write(js)
+	bw.Close()
+	fsys := fstest.MapFS{
+		"app.js":    {Data: js, ModTime: time.Unix(1e9, 0)},
+		"app.js.br": {Data: br.Bytes(), ModTime: time.Unix(1e9, 0)},
+		"site.css":  {Data: css, ModTime: time.Unix(1e9, 0)},
+	}
+	cache, err := encoding.NewCache(1 << 20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got encoding.Stats
+	m, err := encoding.New(encoding.Config{Cache: cache, OnResponse: func(r *http.Request, s encoding.Stats) { got = s }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/static/", http.StripPrefix("/static", precompressed.FileServer(fsys, precompressed.Config{Cache: cache})))
+	mux.HandleFunc("/api", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/css")
+		w.Write(css)
+	})
+	h := m.Handler(mux)
+	get := func(path, ae string) (*httptest.ResponseRecorder, encoding.Stats) {
+		r := httptest.NewRequest("GET", path, nil)
+		r.Header.Set("Accept-Encoding", ae)
+		rec := httptest.NewRecorder()
+		got = encoding.Stats{}
+		h.ServeHTTP(rec, r)
+		return rec, got
+	}
+	for _, c := range []struct {
+		name, path, ae string
+		coding         string
+		origin         encoding.Origin
+		cache          encoding.CacheResult
+		skip           encoding.Skip
+	}{
+		{"br sidecar", "/static/app.js", "br", "br", encoding.OriginHandler, encoding.CacheNotLookedUp, encoding.SkipEncoded},
+		{"identity file", "/static/app.js", "", "", encoding.OriginHandler, encoding.CacheNotLookedUp, encoding.SkipNotAccepted},
+		{"fallback, made", "/static/site.css", "zstd", "zstd", encoding.OriginHandler, encoding.CacheMiss, encoding.SkipEncoded},
+		{"fallback, from the cache", "/static/site.css", "zstd", "zstd", encoding.OriginHandler, encoding.CacheHit, encoding.SkipEncoded},
+		{"handler's equal body, seen first", "/api", "gzip", "gzip", encoding.OriginEncoder, encoding.CacheMiss, encoding.SkipNone},
+		{"handler's equal body, kept", "/api", "gzip", "gzip", encoding.OriginEncoder, encoding.CacheMiss, encoding.SkipNone},
+		{"handler's equal body, from the cache", "/api", "gzip", "gzip", encoding.OriginCache, encoding.CacheHit, encoding.SkipNone},
+		{"handler's body shares the file's entry", "/api", "zstd", "zstd", encoding.OriginCache, encoding.CacheHit, encoding.SkipNone},
+	} {
+		rec, s := get(c.path, c.ae)
+		if rec.Header().Get("Content-Encoding") != c.coding {
+			t.Fatalf("%s: sent with Content-Encoding %q, want %q", c.name, rec.Header().Get("Content-Encoding"), c.coding)
+		}
+		if s.Coding != c.coding || s.Origin != c.origin || s.Cache != c.cache || s.Skip != c.skip || s.BytesOut != int64(rec.Body.Len()) {
+			t.Errorf("%s: Stats %+v, %d bytes sent; want coding %q, origin %v, cache %q, skip %q, BytesOut the bytes sent",
+				c.name, s, rec.Body.Len(), c.coding, c.origin, c.cache, c.skip)
+		}
+	}
+}

@@ -31,6 +31,7 @@ type decodedBody struct {
 	tripped bool // the limit was passed: the response becomes 413
 	err     error
 	head    brotliHead // the start of a br body, its window cut to the limit
+	zhead   zstdHead   // a zstd body, each frame's window cut to the limit
 }
 
 // decodeRequest swaps r's body for a decoding one when it has a coding we
@@ -147,13 +148,17 @@ func (b *decodedBody) open() error {
 		}
 		b.dec, b.release = br, func() { br.Reset(eofReader{}); brotliReaders.Put(br) }
 	case "zstd":
-		// RFC 9659 caps a zstd coding's window at 8 MB, and a body of at
-		// most limit bytes needs no window beyond it: a frame asking for
-		// more is refused before its window is allocated.
+		// RFC 9659 caps a zstd coding's window at 8 MiB, and a body of at
+		// most limit bytes needs no window beyond zstdRequestWindow: the
+		// head cuts every frame's to it before the decoder reads it.
+		// A single-segment frame, which states its content size instead,
+		// is refused when that is larger (the body is too).
 		// The decoder checks a frame's window against the bound of each
 		// stream, but also against a copy of the bound it had at its first
 		// stream: that one is RFC 9659's, for pooled decoders to serve
 		// every limit.
+		window := zstdRequestWindow(b.limit)
+		b.zhead = zstdHead{r: b.raw, window: window}
 		d, _ := zstdReaders.Get().(*zstd.Decoder)
 		if d == nil {
 			if d, err = zstd.NewReader(eofReader{}, zstd.WithDecoderConcurrency(1),
@@ -161,7 +166,7 @@ func (b *decodedBody) open() error {
 				return fmt.Errorf("encoding: zstd decoder: %w", err)
 			}
 		}
-		if err = d.ResetWithOptions(b.raw, zstd.WithDecoderMaxWindow(zstdWindowFor(b.limit))); err == nil {
+		if err = d.ResetWithOptions(&b.zhead, zstd.WithDecoderMaxWindow(window)); err == nil {
 			b.dec, b.release = d, func() { d.Reset(nil); zstdReaders.Put(d) }
 		}
 	}

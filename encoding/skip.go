@@ -11,7 +11,9 @@ const (
 	// SkipNone: the response was compressed, or there is nothing to say
 	// (the encoder could not be had, and identity went out instead).
 	SkipNone Skip = iota
-	// SkipTooSmall: the body was shorter than Config.MinSize, or empty.
+	// SkipTooSmall: the body was shorter than Config.MinSize, or empty
+	// (a handler that flushed first started a stream, which has its
+	// coding: see EverySize).
 	SkipTooSmall
 	// SkipType: Config.Types refused the Content-Type, the handler's or
 	// the one sniffed from the body.
@@ -25,8 +27,10 @@ const (
 	// 304 or 412 that the middleware answered a conditional request with
 	// (Stats.Conditional).
 	SkipStatus
-	// SkipHead: a HEAD request. Its header is the one a GET would get, but
-	// there is no body to compress.
+	// SkipHead: a HEAD request whose handler wrote no body and set no
+	// Content-Length, so that what its GET gets is not known. Other HEADs
+	// get the header, and the Stats, of their GET (RFC 9110 §9.3.2), with
+	// BytesOut 0.
 	SkipHead
 	// SkipNotAccepted: the client accepts nothing better than identity,
 	// or sent no Accept-Encoding at all.

@@ -45,10 +45,18 @@ type responseWriter struct {
 	skip        Skip  // why the body went out uncompressed, for Stats.Skip
 	cond        conds // the request's conditions the middleware evaluates
 	conditional bool  // the middleware answered them with a 304 or 412
+	headCoded   bool  // a HEAD's header announces offer's coding, as its GET's would
 
 	buf *[]byte   // held-back body while undecided
 	enc Writer    // the streaming encoder while compressing
 	out byteCount // counts what reaches rw
+
+	// flushing is set while a Flush commits the response; streaming, when
+	// enc is the codec's stream Writer, which idle, once the stream has
+	// flushed, gives back its live state after Config.IdleRelease.
+	flushing  bool
+	streaming bool
+	idle      *idleRelease
 
 	reqBody *decodedBody // the decoding request body, with DecodeRequests
 
@@ -206,10 +214,34 @@ func (w *responseWriter) WriteString(s string) (int, error) {
 }
 
 func (w *responseWriter) encode(p []byte) (int, error) {
+	if w.idle != nil {
+		w.idle.mu.Lock()
+		defer w.idle.mu.Unlock()
+	}
 	start := w.startTimer()
 	n, err := w.enc.Write(p)
 	w.stopTimer(start)
 	return n, err
+}
+
+// flushEncoder flushes the encoder and, for a stream Writer that can
+// release its state, (re)starts the idle timer.
+func (w *responseWriter) flushEncoder() error {
+	if w.idle != nil {
+		w.idle.mu.Lock()
+		defer w.idle.mu.Unlock()
+	}
+	if err := w.enc.Flush(); err != nil {
+		return err
+	}
+	switch rel, ok := w.enc.(Releaser); {
+	case !w.streaming || !ok || w.s.idleRelease < 0:
+	case w.idle == nil:
+		w.idle = newIdleRelease(rel, w.s.idleRelease)
+	default:
+		w.idle.flushed()
+	}
+	return nil
 }
 
 // startTimer and stopTimer add up time spent compressing, only when
@@ -240,11 +272,16 @@ func (w *responseWriter) FlushError() error {
 		if w.state == undecided {
 			// A handler that flushes is streaming: compress if the type
 			// allows it, however little was written so far.
+			w.flushing = true
 			w.commit(w.verdictFromBody(false))
+			w.flushing = false
 		}
 	}
-	if w.state == compressing {
-		if err := w.enc.Flush(); err != nil {
+	// Before the first byte a flush sends the header alone: flushing the
+	// encoder would send a coded nothing, which an empty stream's end
+	// does not need.
+	if w.state == compressing && w.in > 0 {
+		if err := w.flushEncoder(); err != nil {
 			return err
 		}
 	}
@@ -298,15 +335,24 @@ func (w *responseWriter) Unwrap() http.ResponseWriter { return w.rw }
 // Write or WriteHeader; on a ResponseWriter that is not the middleware's
 // (after any wrapping that implements Unwrap) it does nothing.
 func Bypass(w http.ResponseWriter) {
+	if x := middlewareWriter(w); x != nil {
+		x.bypass = true
+	}
+}
+
+// middlewareWriter returns the middleware's own writer within w, found
+// through the Unwrap methods of any wrapping, or nil.
+func middlewareWriter(w http.ResponseWriter) *responseWriter {
 	for {
 		switch x := w.(type) {
 		case *responseWriter:
-			x.bypass = true
-			return
+			return x
+		case pushWriter:
+			return x.responseWriter
 		case interface{ Unwrap() http.ResponseWriter }:
 			w = x.Unwrap()
 		default:
-			return
+			return nil
 		}
 	}
 }
@@ -349,12 +395,26 @@ func (w *responseWriter) finish() {
 }
 
 func (w *responseWriter) closeEncoder() error {
+	if w.idle != nil {
+		w.idle.mu.Lock()
+		defer w.idle.mu.Unlock()
+		w.idle.stop()
+	}
 	start := w.startTimer()
 	err := w.enc.Close()
 	w.stopTimer(start)
-	w.offer.pool.put(w.enc)
-	w.enc = nil
+	w.putEncoder()
 	return err
+}
+
+// putEncoder returns the encoder to the pool it came from.
+func (w *responseWriter) putEncoder() {
+	if w.streaming {
+		w.offer.pool.putStream(w.enc)
+	} else {
+		w.offer.pool.put(w.enc)
+	}
+	w.enc = nil
 }
 
 // abort makes net/http drop the connection: a body whose encoder failed part
@@ -366,25 +426,16 @@ func (w *responseWriter) abort() {
 	panic(http.ErrAbortHandler)
 }
 
-func (w *responseWriter) stats() Stats {
-	status := w.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional, Cache: w.cache}
-	if w.state == compressing {
-		st.Coding, st.Duration = w.offer.pool.name(), w.encTime
-	} else {
-		st.Skip = w.skip
-	}
-	return st
-}
-
 // release returns everything pooled, on every path: a handler's panic
 // included, when finish never ran.
 func (w *responseWriter) release() {
 	if w.enc != nil {
-		w.offer.pool.put(w.enc)
+		if w.idle != nil {
+			w.idle.mu.Lock()
+			defer w.idle.mu.Unlock()
+			w.idle.stop()
+		}
+		w.putEncoder()
 	}
 	if w.buf != nil {
 		putBuffer(w.buf)

@@ -73,7 +73,10 @@ func newZstdCodec(library bool) *zstdCodec {
 // 10..22 best; the default is 3.
 //
 // Whatever the level, no frame needs a window above 8 MB (RFC 9659 §3):
-// streams use a 1 MB window, and a pooled streaming encoder keeps its
+// a response that flushes before it outgrows the buffer, at levels up to
+// 3, streams through squeeze's own encoder with a 32 KiB window
+// (NewStreamWriter); other streams use a 1 MB window, and a pooled
+// streaming encoder keeps its
 // window and match tables (BenchmarkRetainedMemory measures them). Bodies known
 // whole are encoded into a single-segment frame that needs no window
 // beyond the body. Bodies of up to 16 KB go to EncodeAll on encoders shared by all
@@ -109,6 +112,21 @@ func (*zstdCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 		return nil, fmt.Errorf("encoding: zstd: %w", err)
 	}
 	return e, nil
+}
+
+// NewStreamWriter returns, at levels up to the default (3), the Writer of
+// a flushed stream: squeeze's own streaming encoder, one frame with a
+// 32 KiB window; a stream through it keeps at most 256 KiB live and
+// 64 KiB released, the response included (see Streamer). Higher levels
+// are left to NewWriter, and so is every level with LibraryEncoders.
+func (c *zstdCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
+	if err := checkZstdLevel(level); err != nil {
+		return nil, err
+	}
+	if level > defaultZstdLevel || c.library {
+		return nil, nil
+	}
+	return newZstdStream(w), nil
 }
 
 // AppendEncode encodes src as one zstd frame appended to dst, with

@@ -150,6 +150,10 @@ const DefaultStatCacheBytes = 16 << 20
 
 // DefaultMinSize is the smallest file compressed, on the fly or by
 // Generate, when Config.FallbackMinSize or GenerateConfig.MinSize is zero.
+// It is half encoding.DefaultMinSize on purpose: a file is compressed once
+// (a sidecar, or a fallback kept in the cache) and sent many times, so a
+// smaller saving pays, where the middleware compresses a body anew for
+// every response.
 const DefaultMinSize = 512
 
 // EverySize, as Config.FallbackMinSize or GenerateConfig.MinSize,

@@ -67,6 +67,7 @@ func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *re
 	if made && s.recompress {
 		s.recompressor.add(e, v, codec)
 	}
+	contentcache.Served(w, !made) // a middleware around the server counts it
 	w.Header().Set("ETag", etag(body.Tag(bytesHash), coding))
 	serveHeld(w, r, coding, v.modTime, body.Bytes)
 	return true, true

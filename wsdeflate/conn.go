@@ -3,6 +3,7 @@ package wsdeflate
 import (
 	"bufio"
 	"net"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,12 +12,24 @@ import (
 // MessageType is the type of a data message (RFC 6455 §5.6).
 type MessageType int
 
+// The values are the frames' opcodes (RFC 6455 §5.2).
 const (
 	// MessageText is a UTF-8 text message; Read validates it.
-	MessageText MessageType = MessageType(opText)
+	MessageText MessageType = 1
 	// MessageBinary is a binary message.
-	MessageBinary MessageType = MessageType(opBinary)
+	MessageBinary MessageType = 2
 )
+
+// String returns "text" or "binary", fit for a log field.
+func (t MessageType) String() string {
+	switch t {
+	case MessageText:
+		return "text"
+	case MessageBinary:
+		return "binary"
+	}
+	return "MessageType(" + strconv.Itoa(int(t)) + ")"
+}
 
 // DefaultIdleRelease is how long a connection goes without a message before
 // it releases its live compressor and decompressor to the shared pools and

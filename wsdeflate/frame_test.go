@@ -3,6 +3,7 @@ package wsdeflate
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"testing"
 )
@@ -124,4 +125,18 @@ func FuzzReadFrame(f *testing.F) {
 			t.Fatalf("accepted an invalid control frame %+v", h)
 		}
 	})
+}
+
+// TestMessageTypeIsItsOpcode_RFC6455_5_2: a message type is the opcode of
+// its first frame, and prints as its name in logs.
+func TestMessageTypeIsItsOpcode_RFC6455_5_2(t *testing.T) {
+	for _, tc := range []struct {
+		typ  MessageType
+		op   opcode
+		name string
+	}{{MessageText, opText, "text"}, {MessageBinary, opBinary, "binary"}, {MessageType(9), 9, "MessageType(9)"}} {
+		if int(tc.typ) != int(tc.op) || tc.typ.String() != tc.name || fmt.Sprint(tc.typ) != tc.name {
+			t.Errorf("MessageType %d: opcode %d, String %q; want %d and %q", int(tc.typ), tc.op, tc.typ.String(), tc.op, tc.name)
+		}
+	}
 }

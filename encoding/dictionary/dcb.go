@@ -13,7 +13,7 @@ var dcbMagic = [4]byte{0xff, 0x44, 0x43, 0x42}
 
 // DCBHeaderLen is the length of the header before a dcb body's brotli
 // stream: the 4-byte magic and the dictionary's 32-byte SHA-256.
-const DCBHeaderLen = len(dcbMagic) + 32
+const DCBHeaderLen = 36
 
 // dcbMaxDistance is how far back a dcb match may reach: the 16 MB window
 // of andybalholm/brotli's matchfinder encoder (its stream header says

@@ -66,3 +66,11 @@ func TestDCBFramingPerRFC9842Section4(t *testing.T) {
 		t.Fatalf("dcb stream with an empty dictionary decodes to %d bytes, %v; want %d", len(got), err, len(src))
 	}
 }
+
+// The header lengths, written as numbers for go doc, are the magic and
+// the SHA-256 they stand for.
+func TestHeaderLenIsMagicAndHash_RFC9842(t *testing.T) {
+	if DCBHeaderLen != len(dcbMagic)+sha256.Size || DCZHeaderLen != len(dczMagic)+sha256.Size {
+		t.Errorf("DCBHeaderLen %d, DCZHeaderLen %d; want %d and %d", DCBHeaderLen, DCZHeaderLen, len(dcbMagic)+sha256.Size, len(dczMagic)+sha256.Size)
+	}
+}

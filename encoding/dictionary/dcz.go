@@ -1,7 +1,6 @@
 package dictionary
 
 import (
-	"crypto/sha256"
 	"fmt"
 
 	"github.com/klauspost/compress/zstd"
@@ -14,7 +13,7 @@ var dczMagic = [8]byte{0x5e, 0x2a, 0x4d, 0x18, 0x20, 0x00, 0x00, 0x00}
 
 // DCZHeaderLen is the length of the header before a dcz body's zstd frame:
 // the 8-byte magic and the dictionary's 32-byte SHA-256 (RFC 9842 §5).
-const DCZHeaderLen = len(dczMagic) + sha256.Size
+const DCZHeaderLen = 40
 
 // AppendDCZHeader appends the 40-byte header of a dcz body compressed with d.
 func AppendDCZHeader(dst []byte, d *Dictionary) []byte {

@@ -12,8 +12,9 @@ import (
 	"github.com/squeezehttp/squeeze/encoding"
 )
 
-// metrics is published once, at start-up, as expvar requires: per coding,
-// the responses, the bytes the handlers wrote and the bytes sent.
+// metrics is published once, at start-up, as expvar requires: per coding
+// sent, the responses, the bytes the handlers wrote and the bytes sent,
+// and per origin (encoder, cache, handler) the responses.
 var metrics = expvar.NewMap("squeeze")
 
 func record(r *http.Request, s encoding.Stats) {
@@ -21,6 +22,7 @@ func record(r *http.Request, s encoding.Stats) {
 	if coding == "" {
 		coding = "identity"
 	}
+	metrics.Add("origin."+s.Origin.String()+".responses", 1)
 	metrics.Add(coding+".responses", 1)
 	metrics.Add(coding+".bytes_in", s.BytesIn)
 	metrics.Add(coding+".bytes_out", s.BytesOut)

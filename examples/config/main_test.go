@@ -52,6 +52,9 @@ func TestConfigPublishesMetricsThroughExpvar(t *testing.T) {
 	if m["zstd.responses"] != 1 || m["br.responses"] != 1 || m["identity.responses"] != 1 {
 		t.Errorf("responses per coding %v, want one each for zstd, br and identity", m)
 	}
+	if m["origin.encoder.responses"] != 2 || m["origin.handler.responses"] != 1 {
+		t.Errorf("responses per origin %v, want two from the encoder and one from the handler", m)
+	}
 	if m["zstd.bytes_out"] <= 0 || m["zstd.bytes_out"] >= m["zstd.bytes_in"] {
 		t.Errorf("zstd bytes in %d, out %d: want out smaller and above zero", m["zstd.bytes_in"], m["zstd.bytes_out"])
 	}

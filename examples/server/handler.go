@@ -3,6 +3,7 @@ package main
 import (
 	"embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
@@ -91,13 +92,20 @@ func serveItems(w http.ResponseWriter, r *http.Request) {
 const maxStreams = 32
 
 // serveEvents sends ten events half a second apart, each flushed, until the
-// client goes away.
+// client goes away or the server shuts down.
 func serveEvents(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
+	rc := http.NewResponseController(w)
 	for i := range 10 {
+		// The server's WriteTimeout counts from the request: the stream
+		// outlives it, so each event gets a deadline of its own (a writer
+		// without deadlines, such as warm's, has none to renew).
+		if err := rc.SetWriteDeadline(time.Now().Add(responseWriteTimeout)); err != nil && !errors.Is(err, http.ErrNotSupported) {
+			return
+		}
 		fmt.Fprintf(w, "id: %d\ndata: {\"tick\":%d,\"at\":%q}\n\n", i, i, time.Now().Format(time.RFC3339Nano))
-		if err := http.NewResponseController(w).Flush(); err != nil {
+		if err := rc.Flush(); err != nil {
 			return
 		}
 		select {

@@ -13,7 +13,9 @@
 package main
 
 import (
+	"context"
 	"crypto/tls"
+	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
@@ -21,8 +23,20 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 )
+
+// responseWriteTimeout is the server's WriteTimeout: how long writing a
+// response may take, counted from the request. A stream lasts longer, so
+// serveEvents renews the deadline before each event, and wsdeflate.Accept
+// clears it for a WebSocket.
+const responseWriteTimeout = 10 * time.Second
+
+// shutdownTimeout bounds the wait for requests in flight on SIGINT or
+// SIGTERM.
+const shutdownTimeout = 10 * time.Second
 
 func main() {
 	addr := flag.String("addr", "127.0.0.1:8080", "address to listen on")
@@ -45,7 +59,17 @@ func main() {
 	}
 	// The demo may face other hosts (-addr 0.0.0.0:…): slow and idle
 	// connections are closed, and request headers are kept small.
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10}
+	// On SIGINT or SIGTERM the server stops accepting, the requests in
+	// flight finish, and streams end: their contexts come from base,
+	// which Shutdown cancels (a WebSocket's connection is no longer the
+	// server's to wait for).
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	base, cancelBase := context.WithCancel(context.Background())
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, WriteTimeout: responseWriteTimeout,
+		IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 16 << 10,
+		BaseContext: func(net.Listener) context.Context { return base }}
+	srv.RegisterOnShutdown(cancelBase)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		log.Fatal(err)
@@ -73,14 +97,32 @@ func main() {
 	fmt.Println("  /ws           WebSocket chat with permessage-deflate (context takeover)")
 	fmt.Println("  /stats        what the middleware did, per coding (OnResponse)")
 	if *rootDir != "" {
-		fmt.Printf("  /static/      %s through precompressed.FileServer\n", *rootDir)
+		fmt.Printf("  /static/...   the files of %s through precompressed.FileServer\n", *rootDir)
 	} else {
-		fmt.Println("  /static/      the embedded site, precompressed sidecars through precompressed.FileServer")
+		fmt.Println("  /static/app.js, /static/style.css   the page's files, precompressed sidecars through precompressed.FileServer")
 	}
-	if *useTLS {
-		err = srv.ServeTLS(ln, "", "")
-	} else {
-		err = srv.Serve(ln)
+	served := make(chan error, 1)
+	go func() {
+		if *useTLS {
+			served <- srv.ServeTLS(ln, "", "")
+		} else {
+			served <- srv.Serve(ln)
+		}
+	}()
+	select {
+	case err := <-served:
+		log.Fatal(err)
+	case <-ctx.Done():
 	}
-	log.Fatal(err)
+	stop() // a second signal ends the process at once
+	fmt.Println("shutting down: finishing the requests in flight")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Fatal(err)
+	}
+	if err := <-served; !errors.Is(err, http.ErrServerClosed) {
+		log.Fatal(err)
+	}
+	fmt.Println("stopped")
 }

@@ -108,8 +108,9 @@ func requestMarkup(ctx context.Context, base string) error {
 }
 
 // TestDemoPageShowsWhatStatsReportAsText serves the page with a /stats that
-// reports markup as a route and as a coding: the page must show it as text
-// in the table and the chart, whatever the server sends.
+// reports markup as a route, a coding, an origin and a reason: the page
+// must show it as text in the table and the chart, whatever the server
+// sends.
 func TestDemoPageShowsWhatStatsReportAsText(t *testing.T) {
 	chromium := interop.Chromium(t)
 	h, err := newHandler(nil)
@@ -118,7 +119,7 @@ func TestDemoPageShowsWhatStatsReportAsText(t *testing.T) {
 	}
 	reply, err := json.Marshal(statsReply{
 		Codings: map[string]codingStats{markup: {Responses: 1, BytesIn: 1000, BytesOut: 100}},
-		Recent:  []response{{Route: markup, Coding: markup, Skip: markup, BytesIn: 1000, BytesOut: 100}},
+		Recent:  []response{{Route: markup, Coding: markup, Origin: markup, Skip: markup, BytesIn: 1000, BytesOut: 100}},
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -136,8 +137,8 @@ func TestDemoPageShowsWhatStatsReportAsText(t *testing.T) {
 	dom := chromium.WaitDOM(t, srv.URL+"/", `data-bars="2"`)
 	checkNothingInjected(t, dom)
 	for _, want := range []string{
-		"<tr><td>" + markupAsText + "</td><td>" + markupAsText + "</td><td>" + markupAsText + "</td>", // route, coding and reason in the table
-		`class="coding">` + markupAsText + "</text>",                                                  // the coding's label in the chart
+		"<tr><td>" + markupAsText + "</td><td>" + markupAsText + "</td><td>" + markupAsText + "</td><td>" + markupAsText + "</td>", // route, coding, origin and reason in the table
+		`class="coding">` + markupAsText + "</text>", // the coding's label in the chart
 	} {
 		if !strings.Contains(dom, want) {
 			t.Errorf("the page does not show %q as text:\n%s", want, dom)

@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -329,4 +330,41 @@ func demoPageOverTLS(t *testing.T) string {
 		t.Errorf("over https the chart shows no br or zstd responses:\n%s", dom)
 	}
 	return dom
+}
+
+// TestDemoBinaryShutsDownGracefullyOnSIGTERM: SIGTERM stops the demo
+// cleanly, exit status 0, while a server-sent events stream and a chat
+// WebSocket are open: the stream ends (its context is the server's), the
+// socket is let go, and the process does not die of the signal.
+func TestDemoBinaryShutsDownGracefullyOnSIGTERM(t *testing.T) {
+	base, p := startDemo(t)
+	ctx, cancel := context.WithTimeout(t.Context(), waitTimeout)
+	defer cancel()
+	ws, _, err := wsdeflate.Dial(ctx, "ws"+strings.TrimPrefix(base, "http")+"/ws", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close(wsdeflate.StatusNormalClosure, "")
+	resp, err := http.Get(base + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	events := bufio.NewReader(resp.Body)
+	if line, err := events.ReadString('\n'); err != nil || line != "id: 0\n" {
+		t.Fatalf("first event line %q, %v", line, err)
+	}
+	if err := p.Cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err, exited := p.Exited(shutdownTimeout + 5*time.Second)
+	if !exited || err != nil {
+		t.Fatalf("after SIGTERM: exited %v, %v; want exit status 0\n%s", exited, err, p.Output())
+	}
+	if !strings.Contains(p.Output(), "stopped") {
+		t.Errorf("no goodbye in the output:\n%s", p.Output())
+	}
+	if rest, err := io.ReadAll(events); err != nil || strings.Count(string(rest), "id: ") >= 9 {
+		t.Errorf("events stream after shutdown: %v, %d more events; want a clean end before the last", err, strings.Count(string(rest), "id: "))
+	}
 }

@@ -27,6 +27,7 @@ type tally struct {
 type response struct {
 	Route    string // the ServeMux pattern, such as "GET /api/items"
 	Coding   string
+	Origin   string // who made the bytes sent: encoder, cache or handler (encoding.Origin)
 	Skip     string // why it went out uncompressed (encoding.Skip), "" if it did not
 	BytesIn  int64
 	BytesOut int64
@@ -74,7 +75,7 @@ func (t *tally) record(r *http.Request, s encoding.Stats) {
 	if len(t.recent) == recentLen {
 		t.recent = append(t.recent[:0], t.recent[1:]...)
 	}
-	t.recent = append(t.recent, response{r.Pattern, name, s.Skip.String(), s.BytesIn, s.BytesOut, s.Duration})
+	t.recent = append(t.recent, response{r.Pattern, name, s.Origin.String(), s.Skip.String(), s.BytesIn, s.BytesOut, s.Duration})
 }
 
 // reset forgets everything recorded so far.

@@ -20,7 +20,9 @@ import (
 // newHandler echoes every message at /echo until the client closes.
 func newHandler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /echo", func(w http.ResponseWriter, r *http.Request) {
+	// "/echo", not "GET /echo": over HTTP/2 a WebSocket arrives as an
+	// Extended CONNECT (RFC 8441), which a GET pattern answers with 405.
+	mux.HandleFunc("/echo", func(w http.ResponseWriter, r *http.Request) {
 		// nil options: same-origin browsers only, permessage-deflate with
 		// context takeover both ways and 32 KiB windows.
 		c, err := wsdeflate.Accept(w, r, nil)

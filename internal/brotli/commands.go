@@ -55,7 +55,7 @@ func (e *Encoder) commands(src []byte) {
 // of n bytes from distance d back, sending d as a short code where the last
 // distances allow and keeping them as a decoder does (RFC 7932 §4). It
 // fills the command in its slot of e.cmds (see push).
-func (e *Encoder) copyCommand(ins, n, d uint32) {
+func (e *metaCoder) copyCommand(ins, n, d uint32) {
 	c := e.push()
 	c.ins, c.copy, c.ic, c.cc = ins, n, brInsertCode(ins), brCopyCode(n)
 	rb, ri := &e.rb, e.ri
@@ -85,7 +85,7 @@ func (e *Encoder) copyCommand(ins, n, d uint32) {
 
 // resetCommands empties e.cmds and the counts count keeps, and sets the last
 // distances as a decoder starts them (RFC 7932 §4).
-func (e *Encoder) resetCommands() {
+func (e *metaCoder) resetCommands() {
 	e.rb, e.ri = [4]uint32{16, 15, 11, 4}, 0
 	e.cmds = e.cmds[:0]
 	clear(e.cmd[:])
@@ -100,14 +100,14 @@ func (e *Encoder) resetCommands() {
 // the narrow stores of its fields, and a load that spans several pending
 // stores cannot take its data from them but waits for them to be written
 // (a store-forwarding stall).
-func (e *Encoder) push() *brCommand {
+func (e *metaCoder) push() *brCommand {
 	e.cmds = append(e.cmds, brCommand{})
 	return &e.cmds[len(e.cmds)-1]
 }
 
 // count counts the symbols of command c in e.cmd and e.dist and its extra
 // bits in e.extra.
-func (e *Encoder) count(c *brCommand) {
+func (e *metaCoder) count(c *brCommand) {
 	e.cmd[c.sym]++
 	e.extra += int(brInsExtra[c.ic])
 	if c.copy > 0 {
@@ -121,7 +121,7 @@ func (e *Encoder) count(c *brCommand) {
 
 // wordCommand adds and counts the command of ins literals and then word w,
 // at pos bytes into the body, filling it in its slot of e.cmds (see push).
-func (e *Encoder) wordCommand(ins, pos uint32, w brWordRef) {
+func (e *metaCoder) wordCommand(ins, pos uint32, w brWordRef) {
 	c := e.push()
 	c.ins, c.copy, c.cut, c.ic, c.cc = ins, w.l, uint8(w.cut), brInsertCode(ins), brCopyCode(w.l)
 	c.dcode, c.dextra, c.dbits = brDistanceCode(w.distance(pos))
@@ -183,7 +183,7 @@ func (e *Encoder) literals(x *brDictIndex, src []byte, start, end uint32) (ins u
 // writeCommands writes the commands with their literals and distances. As
 // writeTokens, it keeps the bit buffer in locals and writes it out 32 bits
 // at a time; every piece is at most 24 bits.
-func (e *Encoder) writeCommands(src []byte) {
+func (e *metaCoder) writeCommands(src []byte) {
 	acc, n, buf := e.bw.Bits, e.bw.N, e.bw.Buf
 	flush := func() {
 		if n >= 32 {

@@ -35,7 +35,13 @@ import (
 // dictionary, shared by all and kept for the life of the program.
 type Encoder struct {
 	m deflate.WholeEncoder // the match finder, its tables reused across bodies
-	// The body's commands, their symbol counts and extra bits.
+	metaCoder
+}
+
+// metaCoder builds and writes one compressed meta-block's commands and
+// prefix codes: what the whole-body Encoder and the StreamEncoder share.
+type metaCoder struct {
+	// The meta-block's commands, their symbol counts and extra bits.
 	cmds  []brCommand
 	cmd   [brNumCommands]uint32
 	dist  [brNumDistances]uint32
@@ -49,6 +55,7 @@ type Encoder struct {
 	codeLen       deflate.HuffCode
 	smooth        [brNumCommands]uint32
 	rle           []uint16 // one code's run-length coded lengths: symbol<<8 | extra
+	hb            deflate.HuffBuilder
 	bw            deflate.BitWriter
 }
 
@@ -140,7 +147,7 @@ func (e *Encoder) finish(src []byte) []byte {
 }
 
 // writeWindow writes WBITS (RFC 7932 §9.1).
-func (e *Encoder) writeWindow(w uint8) {
+func (e *metaCoder) writeWindow(w uint8) {
 	switch {
 	case w == 16:
 		e.bw.WriteBits(0, 1)
@@ -156,7 +163,7 @@ func (e *Encoder) writeWindow(w uint8) {
 // writeMetaBlockHeader writes ISLAST, ISLASTEMPTY when last, MNIBBLES and
 // MLEN-1 for a meta-block of n bytes (RFC 7932 §9.2); an uncompressed
 // meta-block is never the last.
-func (e *Encoder) writeMetaBlockHeader(n int, last bool) {
+func (e *metaCoder) writeMetaBlockHeader(n int, last bool) {
 	nibbles := uint8(4)
 	for n-1 >= 1<<(4*nibbles) {
 		nibbles++

@@ -7,7 +7,7 @@ import (
 // code builds t's prefix code for the symbol counts freq, from smoothed
 // counts when smooth (see smoothForRLE), and returns the bits the code's
 // description and the symbols take.
-func (e *Encoder) code(t *brTree, freq []uint32, alphabetBits uint8, smooth bool) int {
+func (e *metaCoder) code(t *brTree, freq []uint32, alphabetBits uint8, smooth bool) int {
 	// Symbols past the last one used need no code: leave them out of
 	// every pass over the alphabet.
 	n := len(freq)
@@ -111,14 +111,14 @@ func (t *brTree) piece(v uint32, n uint8) { t.w.Put(v, n) }
 // simple prefix code (symbols listed in alphabetBits bits each) for up to
 // four symbols, else as code lengths run-length coded with a code-length
 // code.
-func (t *brTree) make(e *Encoder, freq []uint32, alphabetBits uint8) {
+func (t *brTree) make(e *metaCoder, freq []uint32, alphabetBits uint8) {
 	t.w = deflate.HeaderBits{Words: t.header[:0]}
 	t.single = false
 	t.describe(e, freq, alphabetBits)
 	t.header, t.bits = t.w.End()
 }
 
-func (t *brTree) describe(e *Encoder, freq []uint32, alphabetBits uint8) {
+func (t *brTree) describe(e *metaCoder, freq []uint32, alphabetBits uint8) {
 	var syms [4]uint16
 	used := 0
 	for s, f := range freq {
@@ -141,7 +141,7 @@ func (t *brTree) describe(e *Encoder, freq []uint32, alphabetBits uint8) {
 		return
 	}
 	clear(t.code.Len[len(freq):])
-	e.m.HB.Build(deflate.HuffCode{Len: t.code.Len[:len(freq)], Bits: t.code.Bits[:len(freq)]}, freq, brMaxCodeLen)
+	e.hb.Build(deflate.HuffCode{Len: t.code.Len[:len(freq)], Bits: t.code.Bits[:len(freq)]}, freq, brMaxCodeLen)
 	if used <= 4 {
 		// The lengths are 1,1 or 1,2,2 or 2,2,2,2 or 1,2,3,3; a decoder
 		// takes them in that order, so list the symbols by length.
@@ -196,7 +196,7 @@ func (t *brTree) describe(e *Encoder, freq []uint32, alphabetBits uint8) {
 		clFreq[r>>8]++
 	}
 	cl := e.codeLen
-	e.m.HB.Build(cl, clFreq[:], brMaxCLCodeLen)
+	e.hb.Build(cl, clFreq[:], brMaxCLCodeLen)
 	skip := 0
 	if cl.Len[brCodeLenOrder[0]] == 0 && cl.Len[brCodeLenOrder[1]] == 0 {
 		skip = 2

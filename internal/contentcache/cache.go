@@ -7,6 +7,7 @@ import (
 	"crypto/sha256"
 	"errors"
 	"hash/maphash"
+	"net/http"
 	"sync"
 	"sync/atomic"
 )
@@ -243,3 +244,9 @@ func (c *Cache) unlink(e *Entry) {
 // encoding sets it when initialized, precompressed (which imports
 // encoding) calls it.
 var Hook func(public any) *Cache
+
+// Served lets a handler that sent a body from a Cache tell the middleware
+// whose ResponseWriter w is, for its Stats: hit says the entry was there
+// before. Package encoding sets it when initialized; it ignores a w that
+// is not its own.
+var Served func(w http.ResponseWriter, hit bool)

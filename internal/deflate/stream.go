@@ -96,7 +96,7 @@ func (e *Encoder) Write(p []byte) (int, error) {
 		e.buf = append(e.buf, p[:k]...)
 		p = p[k:]
 		if len(e.buf)-e.done == blockSize {
-			e.block()
+			e.block(false)
 		}
 	}
 	if e.err != nil {
@@ -109,11 +109,34 @@ func (e *Encoder) Write(p []byte) (int, error) {
 // the output ends on a byte boundary with 00 00 ff ff (RFC 7692 §7.2.1).
 func (e *Encoder) Flush() error {
 	if len(e.buf) > e.done {
-		e.block()
+		e.block(false)
 	}
 	writeStored(&e.bw, false, nil) // 00 00 ff ff
 	e.emit()
 	return e.err
+}
+
+// Close compresses what is pending into the stream's final block (BFINAL,
+// RFC 1951 §3.2.3), an empty one with fixed codes when nothing is, and pads
+// the output to a byte boundary: the stream is complete.
+func (e *Encoder) Close() error {
+	if len(e.buf) > e.done {
+		e.block(true)
+	} else {
+		writeFixed(&e.bw, true, nil)
+	}
+	e.bw.Align()
+	e.emit()
+	return e.err
+}
+
+// History returns the input compressed so far that a back-reference may
+// still reach, up to n bytes, the most recent last: what a later
+// ResetDict needs to continue the stream. It is valid until the next
+// Write.
+func (e *Encoder) History(n int) []byte {
+	h := e.buf[:e.done]
+	return h[len(h)-min(len(h), n, e.maxDist):]
 }
 
 // slide keeps only the last maxDist bytes of history at the front of buf.
@@ -132,8 +155,9 @@ func (e *Encoder) emit() {
 	e.bw.Buf = e.bw.Buf[:0]
 }
 
-// block compresses buf[done:] into one DEFLATE block.
-func (e *Encoder) block() {
+// block compresses buf[done:] into one DEFLATE block, the stream's last
+// when final.
+func (e *Encoder) block(final bool) {
 	raw := e.buf[e.done:]
 	e.tokens = e.tokens[:0]
 	e.stats.reset()
@@ -171,11 +195,11 @@ func (e *Encoder) block() {
 	}
 	switch {
 	case dynamic <= fixed && dynamic <= stored:
-		e.table.writeDynamic(&e.bw, false, e.tokens)
+		e.table.writeDynamic(&e.bw, final, e.tokens)
 	case fixed <= stored:
-		writeFixed(&e.bw, false, e.tokens)
+		writeFixed(&e.bw, final, e.tokens)
 	default:
-		writeStored(&e.bw, false, raw)
+		writeStored(&e.bw, final, raw)
 	}
 	e.emit()
 }

@@ -49,6 +49,10 @@ func AB(t testing.TB) *Peer { t.Helper(); Peers(t); return LookPath(t, "ab", "ap
 // Wrk returns the wrk HTTP load generator.
 func Wrk(t testing.TB) *Peer { t.Helper(); Peers(t); return LookPath(t, "wrk", "wrk") }
 
+// ZstdCLI returns the zstd command-line tool, the reference implementation
+// of RFC 8878.
+func ZstdCLI(t testing.TB) *Peer { t.Helper(); Peers(t); return LookPath(t, "zstd", "zstd") }
+
 // Command returns a command that runs the peer with args and its environment.
 // Pass it to Start for a long-running peer; for one that exits, Run is shorter.
 func (p *Peer) Command(args ...string) *exec.Cmd {

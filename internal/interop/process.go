@@ -95,6 +95,18 @@ func Start(t testing.TB, cmd *exec.Cmd, ready Ready) *Process {
 	return p
 }
 
+// Exited waits at most timeout for the process to exit by itself and
+// returns what exec.Cmd.Wait returned (nil for status 0); ok is false if
+// it still runs.
+func (p *Process) Exited(timeout time.Duration) (err error, ok bool) {
+	select {
+	case <-p.done:
+		return p.err, true
+	case <-time.After(timeout):
+		return nil, false
+	}
+}
+
 // Output returns what the peer has printed so far, stdout and stderr together.
 func (p *Process) Output() string { return p.out.String() }
 

@@ -41,6 +41,8 @@ func TestReadmeDefaultsAreTheCodes(t *testing.T) {
 		"encoding.Config.Jitter":                       {"0: off"},
 		"encoding.Config.NotAcceptable":                {"false"},
 		"encoding.Config.Cache":                        {"nil: off"},
+		"encoding.NewCache":                            {size(encoding.DefaultCacheBytes)},
+		"encoding.Config.IdleRelease":                  {duration(encoding.DefaultIdleRelease)},
 		"encoding.Config.MaxRequestSize":               {size(encoding.DefaultMaxRequestSize)},
 		"precompressed.Config.Sidecars":                {sidecarsDefault()},
 		"precompressed.Config.StatCacheBytes":          {size(precompressed.DefaultStatCacheBytes)},

@@ -368,7 +368,8 @@ func TestZstdRepeatOffsets(t *testing.T) {
 		seqs[i] = lzSeq{lits: uint32(r.IntN(2)), length: 4, dist: d}
 		want[i] = d
 	}
-	zstdRepeatOffsets(seqs)
+	start := zstdStartRep
+	zstdRepeatOffsets(seqs, &start)
 	rep := [3]uint32{1, 4, 8}
 	used := map[string]bool{}
 	for i, s := range seqs {

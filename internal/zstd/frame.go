@@ -22,19 +22,32 @@ import (
 // keeps fixed-size tables (deflate.WholeEncoder's hash tables and its own
 // counts and tables) and buffers that grow with the bodies.
 type Encoder struct {
-	m       deflate.WholeEncoder // its hash tables, reused across bodies
-	seqs    []lzSeq              // the body's matches
-	codes   []seqCode            // and as the bit stream takes them
-	lits    []byte               // the body's literals, in order
-	freq    [256]uint32          // their counts
-	lens    [256]uint8           // the literal code's lengths
-	huff    [256]uint32          // per literal its code, and its length << 16
-	weights [256]byte            // the literal code's weights (the last one implied)
+	m deflate.WholeEncoder // its hash tables, reused across bodies
+	blockCoder
+}
+
+// blockCoder codes one block's matches and literals (RFC 8878
+// §3.1.1.3): what the whole-body Encoder and the StreamEncoder share.
+type blockCoder struct {
+	seqs    []lzSeq     // the block's matches
+	codes   []seqCode   // and as the bit stream takes them
+	lits    []byte      // the block's literals, in order
+	freq    [256]uint32 // their counts
+	lens    [256]uint8  // the literal code's lengths
+	huff    [256]uint32 // per literal its code, and its length << 16
+	weights [256]byte   // the literal code's weights (the last one implied)
+	hb      deflate.HuffBuilder
 	// The sequences' code counts and the tables built for them, by kind.
 	counts [3][64]uint32
 	norm   [3][64]int16
 	tables [3]fseEncoder
+	// rep holds the last three offsets as the decoder keeps them, across
+	// the blocks of a frame (RFC 8878 §3.1.1.5).
+	rep [3]uint32
 }
+
+// zstdStartRep is the last offsets a frame starts with (RFC 8878 §3.1.1.5).
+var zstdStartRep = [3]uint32{1, 4, 8}
 
 const (
 	// MaxBody is the longest body a Encoder takes: the most one
@@ -62,9 +75,16 @@ func (e *Encoder) Append(dst, src []byte) []byte {
 	}
 	dst = appendZstdFrameHeader(dst, len(src))
 	e.match(src)
+	e.rep = zstdStartRep
+	return e.appendBlock(dst, src, true)
+}
 
-	// The block: its header once its size is known, a raw block when
-	// coding does not make it smaller (RFC 8878 §3.1.1.2).
+// appendBlock appends the block of src, whose matches are in e.seqs, the
+// frame's last when last: its header once its size is known, a raw block
+// when coding does not make it smaller (RFC 8878 §3.1.1.2), which leaves
+// the decoder's last offsets as they were.
+func (e *blockCoder) appendBlock(dst, src []byte, last bool) []byte {
+	rep := e.rep
 	start := len(dst)
 	dst = append(dst, 0, 0, 0)
 	dst = e.appendLiterals(dst, src)
@@ -73,8 +93,12 @@ func (e *Encoder) Append(dst, src []byte) []byte {
 	if size >= len(src) {
 		dst = append(dst[:start+3], src...)
 		size, kind = len(src), zstdBlockRaw
+		e.rep = rep
 	}
-	h := 1 | kind<<1 | uint32(size)<<3 // Last_Block set
+	h := kind<<1 | uint32(size)<<3
+	if last {
+		h |= 1 // Last_Block
+	}
 	dst[start], dst[start+1], dst[start+2] = byte(h), byte(h>>8), byte(h>>16)
 	return dst
 }

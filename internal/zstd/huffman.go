@@ -11,10 +11,10 @@ import (
 // every literal at most maxSym, and reports false, having appended
 // nothing, when that is not smaller than the raw section. Up to 1023
 // literals go in one stream, more in four (RFC 8878 §3.1.1.3.1.6).
-func (e *Encoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) {
+func (e *blockCoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) {
 	lits := e.lits
 	lens := e.lens[:maxSym+1]
-	count, inOrder := e.m.HB.Lengths(lens, e.freq[:maxSym+1], zstdMaxHuffBits)
+	count, inOrder := e.hb.Lengths(lens, e.freq[:maxSym+1], zstdMaxHuffBits)
 	bitsTotal := e.zstdCodes(lens, &count, inOrder)
 
 	// Four streams take a jump table, and more literals a longer header
@@ -114,7 +114,7 @@ const zstdWeightsLog = 6
 // zstdStaticWeights, whatever the body: one of its own would save a few
 // bytes on small JSON, CSS or JavaScript bodies and cost more of the
 // encoder's time to count, describe and build than those bytes are worth.
-func (e *Encoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool) {
+func (e *blockCoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool) {
 	if len(weights) < 2 {
 		return dst, false
 	}
@@ -173,7 +173,7 @@ func (e *Encoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool) {
 // first, in literal order, from 0 (RFC 8878 §4.2.1.3). With inOrder the
 // builder's keys list the literals present in order, which spares a pass
 // over the absent ones.
-func (e *Encoder) zstdCodes(lens []uint8, count *[deflate.MaxCodeLen + 2]int32, inOrder bool) (bitsTotal int) {
+func (e *blockCoder) zstdCodes(lens []uint8, count *[deflate.MaxCodeLen + 2]int32, inOrder bool) (bitsTotal int) {
 	tableLog := zstdMaxHuffBits
 	for count[tableLog] == 0 {
 		tableLog--
@@ -196,7 +196,7 @@ func (e *Encoder) zstdCodes(lens []uint8, count *[deflate.MaxCodeLen + 2]int32, 
 		bitsTotal += int(e.freq[s&255]) * int(l)
 	}
 	if inOrder {
-		for _, k := range e.m.HB.Keys {
+		for _, k := range e.hb.Keys {
 			s := int(k & deflate.SymMask)
 			code(s, lens[s])
 		}
@@ -215,7 +215,7 @@ func (e *Encoder) zstdCodes(lens []uint8, count *[deflate.MaxCodeLen + 2]int32, 
 // that marks its end (RFC 8878 §4.2.2). Five codes of at most 11 bits fit
 // the 64-bit accumulator with the 7 left from the last flush, so it
 // flushes whole bytes once per five literals, into room made beforehand.
-func (e *Encoder) appendHuffStream(dst []byte, lits []byte) []byte {
+func (e *blockCoder) appendHuffStream(dst []byte, lits []byte) []byte {
 	huff := &e.huff
 	start := len(dst)
 	dst = slices.Grow(dst, len(lits)*zstdMaxHuffBits/8+16)

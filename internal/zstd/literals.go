@@ -13,7 +13,7 @@ import (
 // them, and appends the literals section (RFC 8878 §3.1.1.3.1): a run when
 // there is one distinct literal, Huffman-coded when that is smaller, raw
 // otherwise.
-func (e *Encoder) appendLiterals(dst, src []byte) []byte {
+func (e *blockCoder) appendLiterals(dst, src []byte) []byte {
 	// Copied 8 bytes at a time, up to 7 past their end: the loads are in
 	// bounds, since every run but the last ends at a match, which starts
 	// at least 8 bytes before src's end.

@@ -9,7 +9,7 @@ import (
 // appendSequences appends the sequences section (RFC 8878 §3.1.1.3.2):
 // the number of sequences, the tables' modes and descriptions (see
 // appendSequenceTables), and the FSE bit stream.
-func (e *Encoder) appendSequences(dst []byte) []byte {
+func (e *blockCoder) appendSequences(dst []byte) []byte {
 	seqs := e.seqs
 	switch n := len(seqs); {
 	case n == 0:
@@ -22,7 +22,7 @@ func (e *Encoder) appendSequences(dst []byte) []byte {
 		n -= 0x7f00
 		dst = append(dst, 255, byte(n), byte(n>>8))
 	}
-	zstdRepeatOffsets(seqs)
+	zstdRepeatOffsets(seqs, &e.rep)
 	e.codeSequences()
 	var built bool
 	dst, built = e.appendSequenceTables(dst)
@@ -137,7 +137,7 @@ var zstdStateCost = func() (c [65]uint32) {
 // descriptions of the built ones (RFC 8878 §3.1.1.3.2.1). It reports
 // whether it built any, when e.tables holds the three tables to code with;
 // otherwise they are the predefined ones.
-func (e *Encoder) appendSequenceTables(dst []byte) ([]byte, bool) {
+func (e *blockCoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 	seqs := e.seqs
 	modeAt := len(dst)
 	dst = append(dst, 0) // Predefined_Mode for all three, unless changed below
@@ -231,7 +231,7 @@ type seqCode struct {
 // codeSequences sets e.codes from e.seqs, whose distances are offset
 // values, and counts the codes in e.counts when there are enough sequences
 // for tables of their own (see appendSequenceTables).
-func (e *Encoder) codeSequences() {
+func (e *blockCoder) codeSequences() {
 	seqs := e.seqs
 	codes := slices.Grow(e.codes[:0], len(seqs))[:len(seqs)]
 	count := len(seqs) >= zstdMinBuilt
@@ -259,11 +259,12 @@ func (e *Encoder) codeSequences() {
 
 // zstdRepeatOffsets replaces each sequence's distance by its offset value
 // (RFC 8878 §3.1.1.5): 1-3 for one of the last three offsets, the
-// distance plus 3 otherwise, keeping the last offsets as a decoder does.
+// distance plus 3 otherwise, keeping the last offsets in rep as a decoder
+// does.
 // With no literals before the match, 1-3 mean the second and third last
 // offsets and the last one less one.
-func zstdRepeatOffsets(seqs []lzSeq) {
-	r0, r1, r2 := uint32(1), uint32(4), uint32(8)
+func zstdRepeatOffsets(seqs []lzSeq, rep *[3]uint32) {
+	r0, r1, r2 := rep[0], rep[1], rep[2]
 	for i := range seqs {
 		s := &seqs[i]
 		d := s.dist
@@ -298,6 +299,7 @@ func zstdRepeatOffsets(seqs []lzSeq) {
 			r0, r1, r2 = d, r0, r1
 		}
 	}
+	*rep = [3]uint32{r0, r1, r2}
 }
 
 // Literal length and match length codes (RFC 8878 §3.1.1.3.2.1.1): a code's

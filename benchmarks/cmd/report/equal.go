@@ -240,7 +240,10 @@ func (r *Report) equalTable(run equalRun, level string) {
 		rows = append(rows, row)
 	}
 	writeTable(r.md, head, rows)
-	r.reach = append(r.reach, run.reachLine(level))
+	fmt.Fprintf(r.md, "Range over kinds of body, squeeze against the fastest peer of each: %s.\n\n", run.reachLine(level))
+	if row, ok := run.levelRow(level); ok {
+		r.levelRows = append(r.levelRows, row)
+	}
 	for _, impl := range []string{implShipped, implLibraryOnly} {
 		if impl == implLibraryOnly && !own {
 			continue
@@ -291,23 +294,8 @@ func (run equalRun) reachLine(level string) string {
 // the coding every peer offers, against the peer fastest over all kinds.
 func (r *Report) equalHeadline(run equalRun, level string) {
 	size := 1 << 10
-	var ours []float64
-	best, bestT := "", math.Inf(1)
-	for _, p := range equalPeers {
-		var ts []float64
-		for _, kind := range run.kinds {
-			if v, ok := run.ns[equalKey{level, kind, size, p}]; ok {
-				ts = append(ts, v)
-			}
-		}
-		if g := geomean(ts); len(ts) == len(run.kinds) && g < bestT {
-			best, bestT = p, g
-		}
-	}
-	for _, kind := range run.kinds {
-		ours = append(ours, run.ns[equalKey{level, kind, size, implShipped}])
-	}
-	o := geomean(ours)
+	best, bestT := run.fastestOverKinds(level, size)
+	o := run.geomeanOverKinds(level, size, implShipped)
 	if best == "" || math.IsNaN(o) {
 		return
 	}
@@ -318,6 +306,33 @@ func (r *Report) equalHeadline(run equalRun, level string) {
 		ratio:   ratio(bestT / o),
 		command: "go run ./cmd/report -only equal",
 	})
+}
+
+// geomeanOverKinds is impl's geomean time at level and size over every
+// kind, NaN unless it ran on every kind.
+func (run equalRun) geomeanOverKinds(level string, size int, impl string) float64 {
+	var ts []float64
+	for _, kind := range run.kinds {
+		if v, ok := run.ns[equalKey{level, kind, size, impl}]; ok {
+			ts = append(ts, v)
+		}
+	}
+	if len(ts) != len(run.kinds) {
+		return math.NaN()
+	}
+	return geomean(ts)
+}
+
+// fastestOverKinds is the peer with the least geomean time at level and
+// size over every kind, and that time; "" when no peer ran every kind.
+func (run equalRun) fastestOverKinds(level string, size int) (string, float64) {
+	best, bestT := "", math.Inf(1)
+	for _, p := range equalPeers {
+		if g := run.geomeanOverKinds(level, size, p); g < bestT {
+			best, bestT = p, g
+		}
+	}
+	return best, bestT
 }
 
 // equalSizesTable writes one level's full table: every kind and size,

@@ -28,17 +28,17 @@ type Report struct {
 	// NoInstall leaves missing peers missing instead of asking apt-get.
 	NoInstall bool
 
-	md       *bytes.Buffer            // the section being written
-	sections map[string]*bytes.Buffer // by name, what this run measured
-	summary  []summaryRow             // rows of the summary table
-	headline map[string]headlineFigure
-	reach    []string            // per level, what the default path reaches at equal level, for the headline
-	charts   map[string]chartOut // file name under charts/ → chart
-	measured []string            // sections begun and not stamped yet
-	start    time.Time
-	tmp      string // scratch directory, removed at the end
-	server   string // the built loadserver binary
-	corpus   string // the repository's testdata/corpus
+	md        *bytes.Buffer            // the section being written
+	sections  map[string]*bytes.Buffer // by name, what this run measured
+	summary   []summaryRow             // rows of the summary table
+	headline  map[string]headlineFigure
+	levelRows []levelRow          // per level, squeeze against the fastest Go peer, for the headline's table
+	charts    map[string]chartOut // file name under charts/ → chart
+	measured  []string            // sections begun and not stamped yet
+	start     time.Time
+	tmp       string // scratch directory, removed at the end
+	server    string // the built loadserver binary
+	corpus    string // the repository's testdata/corpus
 }
 
 // chartOut is anything that writes itself as SVG.
@@ -94,6 +94,7 @@ func (r *Report) Run(ctx context.Context) error {
 		{"levels", "levels", r.levels},
 		{"equal", "equal-level", r.equalLevel},
 		{"gobench", "middleware", r.goBenchmarks},
+		{"streams", "streams", r.streams},
 	}
 	var ran []string
 	for _, p := range parts {

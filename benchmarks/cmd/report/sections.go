@@ -34,9 +34,9 @@ type publishedFile struct {
 // an error of the next run, not a section silently no longer updated.
 var publishedFiles = []publishedFile{
 	{"README.md", []string{"headline"}},
-	{"docs/performance.md", []string{"summary", "equal-level", "own-encoders", "frontier", "websocket", "load", "static"}},
+	{"docs/performance.md", []string{"summary", "equal-level", "own-encoders", "frontier", "streams", "websocket", "load", "static"}},
 	{"benchmarks/RESULTS.md", []string{"run", "machine", "summary", "published", "load", "static", "scaling", "levels",
-		"equal-level", "equal-level-sizes", "own-encoders", "frontier", "middleware", "websocket", "end"}},
+		"equal-level", "equal-level-sizes", "own-encoders", "frontier", "middleware", "streams", "websocket", "end"}},
 }
 
 // chartsLink stands, in a section's text, for the path from the file the

@@ -70,9 +70,9 @@ function drawRecent(recent) {
     return tr;
   };
   document.getElementById("recent").replaceChildren(
-    row("th", ["recent route", "coding", "why not compressed", "bytes in", "bytes out", "time"]),
+    row("th", ["recent route", "coding", "made by", "why not compressed", "bytes in", "bytes out", "time"]),
     ...recent.slice().reverse().map((r) =>
-      row("td", [r.Route, r.Coding, r.Skip, r.BytesIn, r.BytesOut, `${(r.Time / 1e3).toFixed(0)} µs`])));
+      row("td", [r.Route, r.Coding, r.Origin, r.Skip, r.BytesIn, r.BytesOut, `${(r.Time / 1e3).toFixed(0)} µs`])));
 }
 
 async function refresh() {

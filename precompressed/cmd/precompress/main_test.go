@@ -297,3 +297,42 @@ func TestRunKeepsExistingSidecarUnlessRewrite(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsFlagValuesAreAccepted: every value docs/precompress.md gives for
+// -min-size and -min-saving, the default and the special word, is one the
+// command accepts (the table once said 0, which it refuses).
+func TestDocsFlagValuesAreAccepted(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/precompress.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsers := map[string]func(string) error{
+		"-min-size":   func(v string) error { _, err := parseMinSize(v); return err },
+		"-min-saving": func(v string) error { _, err := parseMinSaving(v); return err },
+	}
+	for flag, parse := range parsers {
+		var row string
+		for _, line := range strings.Split(string(doc), "\n") {
+			if strings.HasPrefix(line, "| `"+flag+" ") {
+				row = line
+			}
+		}
+		if row == "" {
+			t.Fatalf("docs/precompress.md has no row for %s", flag)
+		}
+		// Every `value` in the row after the flag's own cell.
+		cells := strings.Split(row, "`")
+		var values []string
+		for i := 3; i < len(cells); i += 2 {
+			values = append(values, cells[i])
+		}
+		if len(values) < 2 {
+			t.Fatalf("%s: row %q names %v; want the default and the special word", flag, row, values)
+		}
+		for _, v := range values {
+			if err := parse(v); err != nil {
+				t.Errorf("docs/precompress.md gives %s %s, which the command refuses: %v", flag, v, err)
+			}
+		}
+	}
+}

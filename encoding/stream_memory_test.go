@@ -1,0 +1,256 @@
+package encoding
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"runtime"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/squeezehttp/squeeze/internal/corpus"
+)
+
+// flushRecorder is a ResponseWriter that keeps what it is sent and can be
+// flushed, the connection of a stream held open.
+type flushRecorder struct {
+	h   http.Header
+	out bytes.Buffer
+}
+
+func (f *flushRecorder) Header() http.Header         { return f.h }
+func (f *flushRecorder) Write(p []byte) (int, error) { return f.out.Write(p) }
+func (f *flushRecorder) WriteHeader(int)             {}
+func (f *flushRecorder) Flush()                      {}
+
+// openStreams starts n SSE responses through mw for a client accepting
+// coding, each sending events and flushing after each, and returns once
+// all have, leaving them open until the returned function is called.
+func openStreams(mw *Middleware, coding string, n int, events [][]byte) (end func()) {
+	hold := make(chan struct{})
+	var sent, done sync.WaitGroup
+	h := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for _, e := range events {
+			w.Write(e)
+			w.(http.Flusher).Flush()
+		}
+		sent.Done()
+		<-hold
+	}))
+	sent.Add(n)
+	done.Add(n)
+	for range n {
+		r := httptest.NewRequest("GET", "/events", nil)
+		r.Header.Set("Accept-Encoding", coding)
+		go func() {
+			defer done.Done()
+			h.ServeHTTP(discardConn{h: http.Header{}}, r)
+		}()
+	}
+	sent.Wait()
+	return func() { close(hold); done.Wait() }
+}
+
+// heapAfterGC is the live heap after two collections, the second emptying
+// sync.Pool's victim cache.
+func heapAfterGC() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// The bounds the Streamer documentation states for one open stream through
+// the zero Config, everything of the response counted (its writers, the
+// request, the header): idle, once released, and active, holding its
+// encoder while events flow.
+const (
+	idleStreamBound   = 64 << 10
+	activeStreamBound = 256 << 10
+)
+
+// shortMatches returns n bytes made of many short matches and a few
+// literals between them: the input that fills an encoder's block buffers
+// most (a sequence or command every few bytes).
+func shortMatches(n int) []byte {
+	rng := rand.New(rand.NewPCG(3, 5))
+	words := []string{"abcd ", "efgh ", "ijkl ", "mnop ", "qrst ", "uvwx "}
+	var b []byte
+	for len(b) < n {
+		b = append(b, words[rng.IntN(len(words))]...)
+		if rng.IntN(3) == 0 {
+			b = append(b, byte(rng.IntN(256)))
+		}
+	}
+	return b[:n]
+}
+
+// TestStreamMemoryBounds enforces them over 200 open streams per coding
+// (50 under the race detector): each after five events, idle and active,
+// and active after an event and then one flushed write of 256 KiB of short
+// matches, which grows the block buffers the most. A server holds thousands of streams
+// open, so one must not cost its encoder's megabytes.
+func TestStreamMemoryBounds(t *testing.T) {
+	n := 200
+	if raceEnabled {
+		n = 50
+	}
+	cases := []struct {
+		name   string
+		events [][]byte
+		idle   bool
+		bound  int
+	}{
+		{"idle after five events", corpus.Events(5), true, idleStreamBound},
+		{"active after five events", corpus.Events(5), false, activeStreamBound},
+		{"active after 256 KiB", [][]byte{corpus.Events(1)[0], shortMatches(256 << 10)}, false, activeStreamBound},
+	}
+	for _, coding := range allCodings {
+		for _, tc := range cases {
+			after := -time.Duration(1) // never: the live state stays
+			if tc.idle {
+				after = 20 * time.Millisecond
+			}
+			mw := mustNew(t, Config{IdleRelease: after})
+			before := heapAfterGC()
+			end := openStreams(mw, coding, n, tc.events)
+			if tc.idle {
+				time.Sleep(10 * after)
+			}
+			per := float64(heapAfterGC()-before) / float64(n)
+			end()
+			t.Logf("%s, %s: %.1f KiB per open stream (bound %d KiB)", coding, tc.name, per/1024, tc.bound>>10)
+			if per > float64(tc.bound) {
+				t.Errorf("%s, %s: %.1f KiB per open stream, over the bound of %d KiB", coding, tc.name, per/1024, tc.bound>>10)
+			}
+		}
+	}
+}
+
+// decodeStream decodes a whole response body of coding with Go's and the
+// libraries' decoders. A gzip body must be one member: Chromium decodes
+// only the first member of a body, silently.
+func decodeStream(t *testing.T, coding string, body []byte) []byte {
+	t.Helper()
+	var r io.Reader
+	var err error
+	switch coding {
+	case "gzip":
+		var z *gzip.Reader
+		if z, err = gzip.NewReader(bytes.NewReader(body)); err == nil {
+			z.Multistream(false)
+			r = z
+		}
+	case "deflate":
+		r, err = zlib.NewReader(bytes.NewReader(body))
+	case "br":
+		r = brotli.NewReader(bytes.NewReader(body))
+	case "zstd":
+		var d *zstd.Decoder
+		if d, err = zstd.NewReader(bytes.NewReader(body)); err == nil {
+			defer d.Close()
+			r = d
+		}
+	}
+	if err != nil {
+		t.Fatalf("%s: %v", coding, err)
+	}
+	got, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatalf("%s: decoding the stream: %v", coding, err)
+	}
+	return got
+}
+
+// released reports whether w's stream encoder has given back its live
+// state.
+func released(w http.ResponseWriter) bool {
+	rw := w.(*responseWriter)
+	rw.idle.mu.Lock()
+	defer rw.idle.mu.Unlock()
+	switch e := rw.enc.(type) {
+	case *deflateStream:
+		return e.enc == nil
+	case interface{ isLive() bool }:
+		return !e.isLive()
+	}
+	return false
+}
+
+// A stream released while idle goes on where it stopped: the next event
+// continues the same zstd frame, brotli stream, gzip member or zlib stream
+// (RFC 8878 §3.1.1.5: the last offsets carry over; RFC 7932 §4: the last
+// distances), from the history kept. Each coding's decoder reads the whole
+// body as one stream to every event written.
+func TestStreamContinuesAfterIdleRelease(t *testing.T) {
+	events := corpus.Events(60)
+	want := bytes.Join(events, nil)
+	mw := mustNew(t, Config{IdleRelease: 5 * time.Millisecond})
+	for _, coding := range allCodings {
+		var releases int
+		h := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			for i, e := range events {
+				w.Write(e)
+				w.(http.Flusher).Flush()
+				if i%20 == 19 {
+					deadline := time.Now().Add(5 * time.Second)
+					for !released(w) && time.Now().Before(deadline) {
+						time.Sleep(5 * time.Millisecond)
+					}
+					if released(w) {
+						releases++
+					}
+				}
+			}
+		}))
+		rec := &flushRecorder{h: http.Header{}}
+		r := httptest.NewRequest("GET", "/events", nil)
+		r.Header.Set("Accept-Encoding", coding)
+		h.ServeHTTP(rec, r)
+		if got := rec.h.Get("Content-Encoding"); got != coding {
+			t.Fatalf("%s: Content-Encoding %q", coding, got)
+		}
+		if releases != 3 {
+			t.Errorf("%s: the stream released %d times of 3 idle pauses", coding, releases)
+		}
+		if got := decodeStream(t, coding, rec.out.Bytes()); !bytes.Equal(got, want) {
+			t.Errorf("%s: decoded %d bytes that differ from the %d written", coding, len(got), len(want))
+		}
+		t.Logf("%s: %d events, %d bytes in, %d out", coding, len(events), len(want), rec.out.Len())
+	}
+}
+
+// A body that outgrows the buffer without a flush is a download, not a
+// stream of events: it keeps the library's encoder at the level asked for,
+// and with it the level's output size.
+func TestUnflushedLongBodyKeepsLibraryEncoder(t *testing.T) {
+	mw := mustNew(t, Config{BufferSize: 4096})
+	h := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		w.Write(sampleText(8192))
+		if w.(*responseWriter).streaming {
+			t.Error("a download got a stream encoder")
+		}
+		w.(http.Flusher).Flush()
+	}))
+	for _, coding := range allCodings {
+		rec := &flushRecorder{h: http.Header{}}
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set("Accept-Encoding", coding)
+		h.ServeHTTP(rec, r)
+		if got := decodeStream(t, coding, rec.out.Bytes()); !bytes.Equal(got, sampleText(8192)) {
+			t.Errorf("%s: decoded %d bytes that differ", coding, len(got))
+		}
+	}
+}
