@@ -3,6 +3,7 @@ package encoding
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/squeezehttp/squeeze/internal/corpus"
@@ -72,5 +73,25 @@ func TestLibraryEncodersOnlyForBuiltins(t *testing.T) {
 	var other Codec = &recordingCodec{}
 	if LibraryEncoders(other) != other {
 		t.Error("a user's codec was not returned as it is")
+	}
+}
+
+// LibraryEncoders sends flushed streams to the library too: its codecs'
+// NewStreamWriter leaves every level to NewWriter, where the built-in
+// codecs' own stream encoders take their default levels.
+func TestLibraryEncodersLeaveStreamsToTheLibrary(t *testing.T) {
+	for _, c := range []Codec{Gzip(), Deflate(), Zstd(), Brotli()} {
+		_, _, def := c.Levels()
+		own, err := c.(Streamer).NewStreamWriter(io.Discard, def)
+		if err != nil || own == nil {
+			t.Errorf("%s: no own stream writer at the default level %d (%v)", c.Name(), def, err)
+		}
+		lo, hi, _ := c.Levels()
+		for level := lo; level <= hi; level++ {
+			w, err := LibraryEncoders(c).(Streamer).NewStreamWriter(io.Discard, level)
+			if err != nil || w != nil {
+				t.Errorf("LibraryEncoders(%s) at level %d: stream writer %T (%v), want none", c.Name(), level, w, err)
+			}
+		}
 	}
 }
