@@ -149,7 +149,7 @@ func (c *flateCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
 	if level > defaultGzipLevel || c.library {
 		return nil, nil
 	}
-	return newDeflateStream(w, c.comments), nil
+	return newDeflateStream(w, c.comments, level), nil
 }
 
 // AppendEncode encodes src as one gzip member (or zlib stream) appended to

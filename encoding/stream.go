@@ -15,8 +15,14 @@ import (
 // keep a bounded window and tables, and implement Releaser, which the
 // middleware calls when a stream has gone Config.IdleRelease without a
 // flush. With the built-in codecs an open stream, everything of its
-// response counted, keeps at most 256 KiB while it flushes and 64 KiB once
-// released (TestStreamMemoryBounds enforces both). A flush before the
+// response counted, keeps at most 256 KiB while events flow and 64 KiB
+// once released (TestStreamMemoryBounds enforces both). A stream that
+// sends more than 16 KiB between two flushes is sending a document in
+// pieces, not events: zstd, gzip and deflate then go on with the library's
+// encoder at the level, and its bytes and memory, until the stream idles
+// (a zstd body of several frames, RFC 8878 §3; the same DEFLATE data
+// continued from its window); a brotli stream stays with its own encoder,
+// since no other can take it over. A flush before the
 // first byte sends the header and leaves the choice to what follows: the
 // stream Writer if the handler flushes again before the body outgrows the
 // buffer, NewWriter's if it outgrows it first (a download). Responses

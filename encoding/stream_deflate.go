@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/klauspost/compress/flate"
 	"github.com/squeezehttp/squeeze/internal/deflate"
 )
 
@@ -14,33 +15,51 @@ import (
 // encoder, wsdeflate's level 1 (greedy matching, a 32 KiB window, Huffman
 // codes reused from block to block while they still fit). A flushed event
 // of a few hundred bytes costs a block of a few dozen, where a
-// general-purpose encoder builds new codes, or stores, each time.
+// general-purpose encoder builds new codes, or stores, each time. When
+// more than streamChunk bytes come between two flushes, the stream is
+// sending a document in pieces, not events: from there the member goes on
+// with klauspost's encoder at the level asked for, seeded with the window,
+// until the stream next idles, as a download would.
 //
-// Live, it holds the encoder (its window, table and block buffers);
-// released, only the last streamHistory bytes of input, the Huffman codes
-// it reuses and the running checksum. The member never ends before Close: Chromium decodes only the
+// Live, it holds its encoder (the own one's window, table and block
+// buffers, or klauspost's); released, only the last streamHistory bytes of
+// input, the Huffman codes the own encoder reuses and the running
+// checksum. The member never ends before Close: Chromium decodes only the
 // first gzip member of a body.
 type deflateStream struct {
-	dst    io.Writer
-	gzip   bool // gzip framing (RFC 1952), else zlib (RFC 1950)
-	header bool // the framing's header went out
-	crc    uint32
-	adler  uint32 // Adler-32 of the input, zlib's checksum
-	size   uint32 // the input's length mod 2^32, gzip's ISIZE
-	dirty  bool   // written since the last Flush
+	dst      io.Writer
+	gzip     bool // gzip framing (RFC 1952), else zlib (RFC 1950)
+	level    int  // klauspost's level, for documents
+	header   bool // the framing's header went out
+	crc      uint32
+	adler    uint32 // Adler-32 of the input, zlib's checksum
+	size     uint32 // the input's length mod 2^32, gzip's ISIZE
+	dirty    bool   // written since the last Flush
+	interval int    // bytes written since the last Flush
 
-	enc   *deflate.Encoder // live state, nil while released
-	codes *deflate.Table   // the codes the encoder reuses, dropped with it
-	hist  []byte           // the history kept while released
-	frame [10]byte         // room for the header and the trailer
-	err   error
+	enc    *deflate.Encoder // the own encoder, nil unless live
+	lib    *flate.Writer    // klauspost's, nil unless live
+	recent tail             // the last input, while lib is live
+	codes  *deflate.Table   // the codes the own encoder reuses
+	hist   []byte           // the history kept while released
+	frame  [10]byte         // room for the header and the trailer
+	err    error
 }
 
-// streamEncoders holds the live state of released deflate streams.
-var streamEncoders = sync.Pool{New: func() any { return deflate.NewEncoder(32 << 10) }}
+// streamChunk is how many bytes between two flushes make a stream a
+// document sent in pieces rather than events: more than an event, and
+// enough for a general-purpose encoder's ratio to show.
+const streamChunk = 16 << 10
 
-func newDeflateStream(w io.Writer, gzip bool) *deflateStream {
-	return &deflateStream{dst: w, gzip: gzip, adler: 1}
+// streamEncoders holds the live state of released deflate streams, and
+// libraryFlate, per level, klauspost's encoders of their documents.
+var (
+	streamEncoders = sync.Pool{New: func() any { return deflate.NewEncoder(32 << 10) }}
+	libraryFlate   [flate.BestCompression + 1]sync.Pool
+)
+
+func newDeflateStream(w io.Writer, gzip bool, level int) *deflateStream {
+	return &deflateStream{dst: w, gzip: gzip, level: level, adler: 1, recent: tail{max: streamHistory}}
 }
 
 func (s *deflateStream) writeHeader() {
@@ -58,10 +77,10 @@ func (s *deflateStream) writeHeader() {
 	_, s.err = s.dst.Write(h)
 }
 
-// acquire gives s a live encoder that continues the stream from its kept
-// history.
+// acquire gives s a live own encoder that continues the stream from its
+// kept history.
 func (s *deflateStream) acquire() {
-	if s.enc != nil {
+	if s.enc != nil || s.lib != nil {
 		return
 	}
 	s.enc = streamEncoders.Get().(*deflate.Encoder)
@@ -71,6 +90,28 @@ func (s *deflateStream) acquire() {
 		s.codes = deflate.NewTable()
 	}
 	s.enc.UseTable(s.codes)
+}
+
+// toLibrary moves the stream from the own encoder to klauspost's: a sync
+// flush ends the own encoder's data on a byte boundary, and klauspost's
+// goes on with the window as its dictionary.
+func (s *deflateStream) toLibrary() error {
+	if err := s.enc.Flush(); err != nil {
+		return err
+	}
+	window := s.enc.History(32 << 10)
+	if s.lib, _ = libraryFlate[s.level].Get().(*flate.Writer); s.lib != nil {
+		s.lib.ResetDict(s.dst, window)
+	} else {
+		var err error
+		if s.lib, err = flate.NewWriterDict(s.dst, s.level, window); err != nil {
+			return err
+		}
+	}
+	s.recent.reset()
+	s.recent.write(window)
+	s.dropOwn()
+	return nil
 }
 
 func (s *deflateStream) Write(p []byte) (int, error) {
@@ -89,9 +130,20 @@ func (s *deflateStream) Write(p []byte) (int, error) {
 		s.adler = adler32Update(s.adler, p)
 	}
 	s.dirty = true
-	if _, err := s.enc.Write(p); err != nil {
-		s.err = err
-		return 0, err
+	s.interval += len(p)
+	if s.enc != nil && s.interval > streamChunk {
+		if s.err = s.toLibrary(); s.err != nil {
+			return 0, s.err
+		}
+	}
+	if s.lib != nil {
+		s.recent.write(p)
+		_, s.err = s.lib.Write(p)
+	} else {
+		_, s.err = s.enc.Write(p)
+	}
+	if s.err != nil {
+		return 0, s.err
 	}
 	return len(p), nil
 }
@@ -104,8 +156,12 @@ func (s *deflateStream) Flush() error {
 	if s.err != nil || !s.dirty {
 		return s.err
 	}
-	s.dirty = false
-	s.err = s.enc.Flush()
+	s.dirty, s.interval = false, 0
+	if s.lib != nil {
+		s.err = s.lib.Flush()
+	} else {
+		s.err = s.enc.Flush()
+	}
 	return s.err
 }
 
@@ -115,9 +171,12 @@ func (s *deflateStream) Close() error {
 	if s.err != nil {
 		return s.err
 	}
-	if s.enc != nil {
+	switch {
+	case s.lib != nil:
+		s.err = s.lib.Close()
+	case s.enc != nil:
 		s.err = s.enc.Close()
-	} else {
+	default:
 		// Released, so right after a sync flush, at a byte boundary: the
 		// final block is an empty one with fixed codes (BFINAL 1, BTYPE 01,
 		// the end-of-block code 0000000).
@@ -138,9 +197,9 @@ func (s *deflateStream) Close() error {
 }
 
 // Release keeps the last streamHistory bytes of input and the Huffman
-// codes it reuses (a few KiB), and gives the encoder back; it does nothing
-// with input pending (before a Flush). After a write error it drops
-// everything.
+// codes the own encoder reuses (a few KiB), and gives the live encoder
+// back; it does nothing with input pending (before a Flush). After a
+// write error it drops everything.
 func (s *deflateStream) Release() {
 	if s.err != nil {
 		// The stream can send nothing more: no state is worth keeping.
@@ -148,29 +207,65 @@ func (s *deflateStream) Release() {
 		s.hist, s.codes = nil, nil
 		return
 	}
-	if s.enc == nil || s.dirty {
+	switch {
+	case s.dirty:
 		return
+	case s.lib != nil:
+		s.hist = append(s.hist[:0], s.recent.bytes()...)
+	case s.enc != nil:
+		s.hist = append(s.hist[:0], s.enc.History(streamHistory)...)
 	}
-	s.hist = append(s.hist[:0], s.enc.History(streamHistory)...)
 	s.drop()
 }
 
-// drop returns the live encoder to the pool.
+// drop returns the live encoder to its pool.
 func (s *deflateStream) drop() {
-	if s.enc == nil {
-		return
+	s.dropOwn()
+	if s.lib != nil {
+		s.lib.ResetDict(nil, nil)
+		libraryFlate[s.level].Put(s.lib)
+		s.lib = nil
+		s.recent.reset()
 	}
-	s.enc.ResetDict(nil, nil)
-	streamEncoders.Put(s.enc)
-	s.enc = nil
+}
+
+// dropOwn returns the own encoder to its pool.
+func (s *deflateStream) dropOwn() {
+	if s.enc != nil {
+		s.enc.ResetDict(nil, nil)
+		streamEncoders.Put(s.enc)
+		s.enc = nil
+	}
 }
 
 // Reset starts a new stream to w, with no history.
 func (s *deflateStream) Reset(w io.Writer) {
 	s.drop()
 	// A new stream's codes start afresh.
-	*s = deflateStream{dst: w, gzip: s.gzip, adler: 1, hist: s.hist[:0]}
+	*s = deflateStream{dst: w, gzip: s.gzip, level: s.level, adler: 1, hist: s.hist[:0], recent: s.recent}
 }
+
+// tail keeps the last max bytes written to it.
+type tail struct {
+	b   []byte
+	max int
+}
+
+func (t *tail) write(p []byte) {
+	if len(p) >= t.max {
+		t.b = append(t.b[:0], p[len(p)-t.max:]...)
+		return
+	}
+	if over := len(t.b) + len(p) - t.max; over > 0 {
+		t.b = t.b[:copy(t.b, t.b[over:])]
+	}
+	t.b = append(t.b, p...)
+}
+
+func (t *tail) bytes() []byte { return t.b }
+
+// reset empties t, giving its buffer back.
+func (t *tail) reset() { t.b = nil }
 
 // adler32Update continues the Adler-32 checksum a over p (RFC 1950 §8.2).
 func adler32Update(a uint32, p []byte) uint32 {

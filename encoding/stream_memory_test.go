@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -97,10 +98,12 @@ func shortMatches(n int) []byte {
 
 // TestStreamMemoryBounds enforces them over 200 open streams per coding
 // (50 under the race detector): each after five events, idle and active;
-// active after an event and then one flushed write of 256 KiB of short
-// matches, which grows the block buffers the most; and, idle and active,
-// after a first write of 100 KiB (a snapshot, then updates), held back
-// until the first flush. A server holds thousands of streams
+// active after an event and then 256 KiB of short matches in flushes of
+// 8 KiB, which grow the block buffers the most; and idle after a first
+// write of 100 KiB (a snapshot, then updates), held back until the first
+// flush. A stream that sends more than streamChunk between two flushes is
+// a document in pieces, which holds the library's encoder until it idles
+// (TestDocumentInPiecesGetsTheLibrarysBytes). A server holds thousands of streams
 // open, so one must not cost its encoder's megabytes.
 func TestStreamMemoryBounds(t *testing.T) {
 	n := 200
@@ -115,11 +118,11 @@ func TestStreamMemoryBounds(t *testing.T) {
 	}{
 		{"idle after five events", corpus.Events(5), true, idleStreamBound},
 		{"active after five events", corpus.Events(5), false, activeStreamBound},
-		{"active after 256 KiB", [][]byte{corpus.Events(1)[0], shortMatches(256 << 10)}, false, activeStreamBound},
+		{"active after 256 KiB in flushes of 8 KiB", append([][]byte{corpus.Events(1)[0]}, chunks(shortMatches(256<<10), 8<<10)...), false, activeStreamBound},
 		// A snapshot, then updates: the held-back body's buffer goes back
-		// once it is in the encoder.
+		// once it is in the encoder, and the library's encoder of a
+		// snapshot larger than streamChunk once the stream idles.
 		{"idle after a 100 KiB snapshot", append([][]byte{shortMatches(100 << 10)}, corpus.Events(5)...), true, idleStreamBound},
-		{"active after a 100 KiB snapshot", append([][]byte{shortMatches(100 << 10)}, corpus.Events(5)...), false, activeStreamBound},
 	}
 	for _, coding := range allCodings {
 		for _, tc := range cases {
@@ -259,6 +262,103 @@ func TestUnflushedLongBodyKeepsLibraryEncoder(t *testing.T) {
 			t.Errorf("%s: decoded %d bytes that differ", coding, len(got))
 		}
 	}
+}
+
+// chunks cuts b into pieces of n bytes.
+func chunks(b []byte, n int) [][]byte {
+	var out [][]byte
+	for len(b) > 0 {
+		k := min(n, len(b))
+		out = append(out, b[:k])
+		b = b[k:]
+	}
+	return out
+}
+
+// A stream that sends more than streamChunk bytes between two flushes is
+// sending a document in pieces (a page streamed as it renders, a download
+// through a proxy that flushes every write): zstd, gzip and deflate go on
+// with the library's encoder at the level, with its bytes (a new zstd
+// frame; the same DEFLATE data, seeded with the window), and back to the
+// own encoder after an idle release; br, whose stream no other encoder can
+// take over, stays with its own. Every body decodes as one gzip member.
+func TestDocumentInPiecesGetsTheLibrarysBytes(t *testing.T) {
+	doc := sampleText(512 << 10)
+	for _, coding := range allCodings {
+		// Long enough not to fire between the pieces, even under the race
+		// detector.
+		mw := mustNew(t, Config{IdleRelease: 200 * time.Millisecond})
+		var live []bool // per piece, whether a library encoder was live
+		h := mw.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/html")
+			w.Write(corpus.Events(1)[0]) // an event first: the stream encoder
+			w.(http.Flusher).Flush()
+			for _, piece := range chunks(doc, 64<<10) {
+				w.Write(piece)
+				w.(http.Flusher).Flush()
+				live = append(live, libraryLive(w))
+			}
+			time.Sleep(600 * time.Millisecond) // idle: the library's encoder goes
+			live = append(live, libraryLive(w))
+			for _, e := range corpus.Events(3) {
+				w.Write(e)
+				w.(http.Flusher).Flush()
+			}
+		}))
+		rec := &flushRecorder{h: http.Header{}}
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set("Accept-Encoding", coding)
+		h.ServeHTTP(rec, r)
+		want := slices.Concat(corpus.Events(1)[0], doc, bytes.Join(corpus.Events(3), nil))
+		if got := decodeStream(t, coding, rec.out.Bytes()); !bytes.Equal(got, want) {
+			t.Fatalf("%s: decoded %d bytes that differ from the %d written", coding, len(got), len(want))
+		}
+		idle := live[len(live)-1]
+		if coding == "br" {
+			if slices.Contains(live, true) {
+				t.Errorf("br: a library encoder took over a brotli stream")
+			}
+			continue
+		}
+		if !live[0] || idle {
+			t.Errorf("%s: library encoder live per piece %v, after idling %v; want it from the first piece until the release", coding, live[:len(live)-1], idle)
+		}
+		// The body is the library's bytes, within what the switches cost
+		// (a sync flush; a frame's end and start).
+		var ref countWriter
+		for _, c := range DefaultCodings() {
+			if c.Codec.Name() != coding {
+				continue
+			}
+			lw, err := c.Codec.NewWriter(&ref, c.Level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, piece := range slices.Concat([][]byte{corpus.Events(1)[0]}, chunks(doc, 64<<10), corpus.Events(3)) {
+				lw.Write(piece)
+				lw.Flush()
+			}
+			lw.Close()
+		}
+		t.Logf("%s: %d bytes, the library's streaming encoder %d", coding, rec.out.Len(), ref.n)
+		if rec.out.Len() > ref.n+ref.n/50 {
+			t.Errorf("%s: %d bytes, over the library's %d by more than 2 %%", coding, rec.out.Len(), ref.n)
+		}
+	}
+}
+
+// libraryLive reports whether w's stream Writer has a library encoder live.
+func libraryLive(w http.ResponseWriter) bool {
+	rw := w.(*responseWriter)
+	rw.idle.mu.Lock()
+	defer rw.idle.mu.Unlock()
+	switch e := rw.enc.(type) {
+	case *deflateStream:
+		return e.lib != nil
+	case interface{ libraryLive() bool }:
+		return e.libraryLive()
+	}
+	return false
 }
 
 // A flush before the first byte sends the header but does not make the

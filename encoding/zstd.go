@@ -126,7 +126,27 @@ func (c *zstdCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
 	if level > defaultZstdLevel || c.library {
 		return nil, nil
 	}
-	return newZstdStream(w), nil
+	return newZstdStream(w, level), nil
+}
+
+// zstdLibraryStreams holds, per speed, the library's streaming encoders of
+// documents that a flushed stream sends in pieces (see ownStream).
+var zstdLibraryStreams [zstd.SpeedBestCompression + 1]sync.Pool
+
+// zstdDocuments hands out the library's streaming encoders at level.
+type zstdDocuments struct{ level int }
+
+func (l zstdDocuments) get(w io.Writer) (Writer, error) {
+	if e, ok := zstdLibraryStreams[zstd.EncoderLevelFromZstd(l.level)].Get().(*zstd.Encoder); ok {
+		e.Reset(w)
+		return e, nil
+	}
+	return zstdBuiltin().NewWriter(w, l.level)
+}
+
+func (l zstdDocuments) put(wr Writer) {
+	wr.Reset(nil)
+	zstdLibraryStreams[zstd.EncoderLevelFromZstd(l.level)].Put(wr)
 }
 
 // AppendEncode encodes src as one zstd frame appended to dst, with
