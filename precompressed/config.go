@@ -22,21 +22,34 @@ type Sidecar struct {
 }
 
 // DefaultSidecars returns the sidecars FileServer looks for when
-// Config.Sidecars is nil, in the order that breaks ties between codings the
-// client weighs equally: zstd decodes fastest, brotli is smallest on text,
-// gzip is understood everywhere.
+// Config.Sidecars is nil: zstd decodes fastest, brotli is smallest on text,
+// gzip is understood everywhere. Their order breaks ties between codings
+// the client weighs equally only with Config.PreferOrder, or between
+// sidecars of the same size.
 func DefaultSidecars() []Sidecar {
 	return []Sidecar{{"zstd", ".zst"}, {"br", ".br"}, {"gzip", ".gz"}}
 }
 
 // Config tunes a FileServer. The zero value is the recommended setup.
 type Config struct {
-	// Sidecars lists the precompressed variants looked for beside each file,
-	// in the server's order of preference. Nil means DefaultSidecars. A
+	// Sidecars lists the precompressed variants looked for beside each file.
+	// Among the codings a client weighs equally the smallest sidecar wins,
+	// and this order breaks ties of size (see PreferOrder). Nil means
+	// DefaultSidecars. A
 	// sidecar whose Coding is not a content-coding token, whose Ext has no
 	// leading dot or a slash, or whose Ext another one has too, makes
 	// FileServer panic, as does an empty non-nil list.
 	Sidecars []Sidecar
+
+	// PreferOrder gives ties between codings the client weighs equally to
+	// the first of them in Sidecars instead of to the smallest sidecar.
+	// By default the
+	// smallest wins: sizes come with the stat the server makes anyway, so
+	// choosing costs nothing per request, and a client sending Chromium's
+	// "gzip, deflate, br, zstd" gets the .br of a text file where it is
+	// smaller than the .zst. The client's weights (q-values) always come
+	// first (RFC 9110 §12.5.3).
+	PreferOrder bool
 
 	// ServeStale serves sidecars older than their original. By default a
 	// sidecar whose modification time is before the original's is taken to

@@ -1,7 +1,9 @@
 // Package precompressed serves static files together with their
 // precompressed sidecars: for a request for app.js it picks, by the
 // request's Accept-Encoding (RFC 9110 §12.5.3), among app.js.zst, app.js.br,
-// app.js.gz and app.js itself, whichever exist.
+// app.js.gz and app.js itself, whichever exist. Among the codings the
+// client weighs equally it sends the smallest sidecar (Config.PreferOrder
+// gives ties to the order of Config.Sidecars instead).
 //
 // What it gets right that static servers commonly do not:
 //

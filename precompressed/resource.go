@@ -1,6 +1,7 @@
 package precompressed
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
@@ -10,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,10 +42,10 @@ type resource struct {
 	name     string
 	kind     kind
 	checked  time.Time
-	forever  bool     // zero modification times: an immutable tree
-	original *variant // nil when only sidecars exist
-	sidecars []*variant
-	offers   []string // the sidecars' codings, for negotiate.Select
+	forever  bool       // zero modification times: an immutable tree
+	original *variant   // nil when only sidecars exist
+	sidecars []*variant // smallest first, unless Config.PreferOrder
+	offers   []string   // the sidecars' codings, in the same order, for negotiate.Select
 	ctype    string
 	fallback bool // compress the original on the fly
 }
@@ -172,7 +174,16 @@ func (s *server) resolve(name string, old *resource) *resource {
 				continue // not what Generate wrote beside this original
 			}
 			res.sidecars = append(res.sidecars, v)
-			res.offers = append(res.offers, sc.Coding)
+		}
+		if !s.preferOrder {
+			// Smallest first: negotiate.Select breaks ties between equally
+			// weighted codings by the order of its offers, so the client
+			// gets the fewest bytes it accepts at its highest weight. The
+			// sort is stable, so equal sizes keep the Sidecars order.
+			slices.SortStableFunc(res.sidecars, func(a, b *variant) int { return cmp.Compare(a.size, b.size) })
+		}
+		for _, v := range res.sidecars {
+			res.offers = append(res.offers, v.coding)
 		}
 	}
 	if res.original == nil && len(res.sidecars) == 0 {

@@ -16,6 +16,7 @@ import (
 type server struct {
 	fsys         fs.FS
 	sidecars     []Sidecar
+	preferOrder  bool
 	serveStale   bool
 	hideSidecars bool
 	dotfiles     bool
@@ -61,6 +62,7 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 	s := &server{
 		fsys:         fsys,
 		sidecars:     cfg.sidecars(),
+		preferOrder:  cfg.PreferOrder,
 		serveStale:   cfg.ServeStale,
 		hideSidecars: cfg.HideSidecars,
 		dotfiles:     cfg.ServeDotfiles,
