@@ -70,6 +70,9 @@ type digest struct {
 	// its entries in the fallback cache; a manifest's hash is too short to
 	// be one.
 	content atomic.Pointer[[sha256.Size]byte]
+	// fallback is what serving the file from the fallback cache taught:
+	// nil until it is, and for sidecars.
+	fallback atomic.Pointer[fallbackState]
 }
 
 // knownDigest is a digest whose hash is already known, from a manifest.

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+	"testing"
+
+	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
 // siteWords are the vocabulary of generated documentation pages.
@@ -111,4 +114,21 @@ func siteSVG(r *rand.Rand, icons int) []byte {
 	}
 	b.WriteString("</svg>\n")
 	return []byte(b.String())
+}
+
+// staticTree is the site-like tree measurements run on: siteTree(4) and,
+// under assets/, the repository's corpus of real web files (cuts of at
+// most 24 KiB from npm packages: CSS, JavaScript, HTML, SVG, Markdown,
+// JSON, text), about 800 KB in all.
+func staticTree(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	tree := siteTree(4)
+	sources, err := corpus.Sources()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, src := range sources {
+		tree["assets/"+src.Kind+"/"+src.Name] = src.Data
+	}
+	return tree
 }
