@@ -1,7 +1,6 @@
 package precompressed
 
 import (
-	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/squeezehttp/squeeze/internal/corpus"
 	"github.com/squeezehttp/squeeze/internal/interop"
 )
 
@@ -61,10 +61,11 @@ func TestChromiumRunsPageFromSidecars(t *testing.T) {
 // stylesheet sets and a value the second script defines.
 func TestChromiumDecodesSmallestSidecars(t *testing.T) {
 	browser := interop.Chromium(t)
-	css := append([]byte(":root { --marker: styled; }\n"), siteCSS(rand.New(rand.NewPCG(1, 2)), 60)...)
-	lib := append([]byte("window.libMarker = \"lib\";\n"), siteJS(rand.New(rand.NewPCG(3, 4)), 40)...)
+	gen := corpus.Site(1)
+	css := append([]byte(":root { --marker: styled; }\n"), gen["css/theme.css"]...)
+	lib := append([]byte("window.libMarker = \"lib\";\n"), gen["js/search.js"]...)
 	js := append([]byte(`document.getElementById("out").textContent = "ran " + window.libMarker + " " + getComputedStyle(document.documentElement).getPropertyValue("--marker").trim();`+"\n"),
-		siteJS(rand.New(rand.NewPCG(5, 6)), 40)...)
+		gen["js/book.js"]...)
 	site := fstest.MapFS{
 		"index.html": file([]byte(`<!doctype html><html><head><link rel="stylesheet" href="site.css"></head>` +
 			`<body><p id="out">not run</p><script src="lib.js"></script><script src="app.js"></script></body></html>`)),

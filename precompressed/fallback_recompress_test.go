@@ -124,7 +124,11 @@ func TestFallbackRecompressesAgainAfterEviction(t *testing.T) {
 	fsys := fstest.MapFS{"book.js": file(src)}
 	r := rand.New(rand.NewPCG(7, 7))
 	for i := range 100 {
-		fsys[fmt.Sprintf("filler%d.txt", i)] = file([]byte(siteSentence(r, 800)))
+		var b []byte
+		for len(b) < 4<<10 {
+			b = fmt.Appendf(b, "filler %d, line %d: %x\n", i, len(b), r.Uint32())
+		}
+		fsys[fmt.Sprintf("filler%d.txt", i)] = file(b)
 	}
 	h := FileServer(fsys, Config{FallbackCacheBytes: 64 << 10, Fallback: []encoding.Codec{encoding.Gzip()}}).(*server)
 	warmUp(t, h, "/book.js", "Accept-Encoding", "gzip")

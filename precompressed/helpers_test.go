@@ -15,6 +15,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
 // t0 is the modification time of test originals; sidecars get t0 too
@@ -165,4 +166,17 @@ func (f *countingFile) Seek(off int64, whence int) (int64, error) {
 
 func (f *countingFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	return f.File.(fs.ReadDirFile).ReadDir(n)
+}
+
+// siteTree is corpus.Site: a generated documentation site.
+func siteTree(scale int) map[string][]byte { return corpus.Site(scale) }
+
+// staticTree is corpus.StaticTree, the site-like tree of the measurements.
+func staticTree(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	tree, err := corpus.StaticTree()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tree
 }

@@ -1,12 +1,9 @@
-package precompressed
+package corpus
 
 import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
-	"testing"
-
-	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
 // siteWords are the vocabulary of generated documentation pages.
@@ -16,12 +13,12 @@ an older client gets gzip or the file itself with a validator that changes whene
 caches keep one copy per coding and conditional requests answer not modified without sending the body
 again configuration fields default to the recommended values and every option states what it costs`)
 
-// siteTree returns a documentation site the same on every run, shaped
-// like a static site generator's output: HTML pages sharing a template,
-// with a stylesheet, scripts, an SVG icon set and a JSON search index of
-// them. scale multiplies the number of pages (scale 1: 12 pages, about
-// 150 KB in all).
-func siteTree(scale int) map[string][]byte {
+// Site returns a documentation site the same on every run, shaped like a
+// static site generator's output, by slash-separated name: HTML pages
+// sharing a template, with a stylesheet, scripts, an SVG icon set and a
+// JSON search index of them. scale multiplies the number of pages (scale
+// 1: 12 pages).
+func Site(scale int) map[string][]byte {
 	r := rand.New(rand.NewPCG(36, uint64(scale)))
 	site := map[string][]byte{}
 	var index strings.Builder
@@ -116,19 +113,19 @@ func siteSVG(r *rand.Rand, icons int) []byte {
 	return []byte(b.String())
 }
 
-// staticTree is the site-like tree measurements run on: siteTree(4) and,
-// under assets/, the repository's corpus of real web files (cuts of at
-// most 24 KiB from npm packages: CSS, JavaScript, HTML, SVG, Markdown,
-// JSON, text), about 800 KB in all.
-func staticTree(tb testing.TB) map[string][]byte {
-	tb.Helper()
-	tree := siteTree(4)
-	sources, err := corpus.Sources()
+// StaticTree is the site-like tree the static-file measurements run on
+// (precompressed's sidecars and fallback, the report's static bytes):
+// Site(4) and, under assets/KIND/, the corpus's real web files (cuts of
+// at most 24 KiB from npm packages: CSS, JavaScript, HTML, SVG, Markdown,
+// JSON, text), 75 files and about 1 MB in all.
+func StaticTree() (map[string][]byte, error) {
+	tree := Site(4)
+	sources, err := Sources()
 	if err != nil {
-		tb.Fatal(err)
+		return nil, err
 	}
 	for _, src := range sources {
 		tree["assets/"+src.Kind+"/"+src.Name] = src.Data
 	}
-	return tree
+	return tree, nil
 }
