@@ -7,7 +7,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -53,16 +52,9 @@ func BenchmarkStaticBytes(b *testing.B) {
 	}
 	names := slices.Sorted(maps.Keys(tree))
 	dir := b.TempDir()
-	var paths []string
-	for _, name := range names {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, tree[name], 0o644); err != nil {
-			b.Fatal(err)
-		}
-		paths = append(paths, p)
+	paths, err := corpus.WriteTree(dir, tree)
+	if err != nil {
+		b.Fatal(err)
 	}
 	for _, sc := range precompressed.DefaultSidecars() {
 		b.Run("sidecars/coding="+sc.Coding+"/impl=squeeze", func(b *testing.B) {
@@ -119,14 +111,8 @@ func BenchmarkStaticBytes(b *testing.B) {
 		})
 	}
 	plain := b.TempDir()
-	for _, name := range names {
-		p := filepath.Join(plain, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		if err := os.WriteFile(p, tree[name], 0o644); err != nil {
-			b.Fatal(err)
-		}
+	if _, err := corpus.WriteTree(plain, tree); err != nil {
+		b.Fatal(err)
 	}
 	plainRoot, err := os.OpenRoot(plain)
 	if err != nil {

@@ -1,10 +1,7 @@
 package precompressed
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"testing/fstest"
 
@@ -29,25 +26,14 @@ func TestChromiumRunsPageFromSidecars(t *testing.T) {
 		site["app.js"+ext] = file(compress(t, coding, js))
 		site["site.css"+ext] = file(compress(t, coding, css))
 	}
-	var mu sync.Mutex
-	sent := map[string]string{}
-	fileServer := FileServer(site, Config{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fileServer.ServeHTTP(w, r)
-		mu.Lock()
-		sent[r.URL.Path] = w.Header().Get("Content-Encoding")
-		mu.Unlock()
-	}))
-	defer srv.Close()
+	url, sent := recordCodings(t, FileServer(site, Config{}))
 
-	dom := browser.WaitDOM(t, srv.URL+"/", "ran styled")
+	dom := browser.WaitDOM(t, url+"/", "ran styled")
 	if !strings.Contains(dom, "ran styled") {
 		t.Fatalf("page did not run with its stylesheet; DOM:\n%s", dom)
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	for _, p := range []string{"/app.js", "/site.css"} {
-		if c := sent[p]; c != "br" && c != "zstd" {
+		if c := sent(p); c != "br" && c != "zstd" {
 			t.Errorf("%s went out with Content-Encoding %q, want br or zstd from a sidecar", p, c)
 		}
 	}
@@ -83,26 +69,15 @@ func TestChromiumDecodesSmallestSidecars(t *testing.T) {
 			t.Fatalf("%s: the smallest sidecar is the %s one, the test needs %s", name, got, want["/"+name])
 		}
 	}
-	var mu sync.Mutex
-	sent := map[string]string{}
-	fileServer := FileServer(site, Config{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fileServer.ServeHTTP(w, r)
-		mu.Lock()
-		sent[r.URL.Path] = w.Header().Get("Content-Encoding")
-		mu.Unlock()
-	}))
-	defer srv.Close()
+	url, sent := recordCodings(t, FileServer(site, Config{}))
 
-	dom := browser.WaitDOM(t, srv.URL+"/", "ran lib styled")
+	dom := browser.WaitDOM(t, url+"/", "ran lib styled")
 	if !strings.Contains(dom, "ran lib styled") {
 		t.Fatalf("page did not run both scripts with its stylesheet; DOM:\n%s", dom)
 	}
-	mu.Lock()
-	defer mu.Unlock()
 	for p, coding := range want {
-		if sent[p] != coding {
-			t.Errorf("%s went out with Content-Encoding %q, want %s, its smallest sidecar", p, sent[p], coding)
+		if got := sent(p); got != coding {
+			t.Errorf("%s went out with Content-Encoding %q, want %s, its smallest sidecar", p, got, coding)
 		}
 	}
 }

@@ -5,11 +5,11 @@ import (
 	"context"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/squeezehttp/squeeze/internal/corpus"
 	"github.com/squeezehttp/squeeze/internal/interop"
 )
 
@@ -40,17 +40,9 @@ func TestSidecarsAgainstCTools(t *testing.T) {
 	interop.Peers(t)
 	tree := staticTree(t)
 	names := slices.Sorted(maps.Keys(tree))
-	dir := t.TempDir()
-	var paths []string
-	for _, name := range names {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, tree[name], 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
+	paths, err := corpus.WriteTree(t.TempDir(), tree)
+	if err != nil {
+		t.Fatal(err)
 	}
 	total := 0
 	for _, src := range tree {

@@ -2,7 +2,6 @@ package precompressed
 
 import (
 	"bytes"
-	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -10,43 +9,11 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/andybalholm/brotli"
-	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
 )
 
 // chromiumAccept is what Chromium sends to a secure context or localhost.
 const chromiumAccept = "gzip, deflate, br, zstd"
-
-// compressAt encodes b with coding at a level of the reference library,
-// so that a test can lay out sidecars of chosen relative sizes, as builds
-// with different tools or settings leave them.
-func compressAt(t testing.TB, coding string, level int, b []byte) []byte {
-	t.Helper()
-	var buf bytes.Buffer
-	var w io.WriteCloser
-	switch coding {
-	case "gzip":
-		w, _ = gzip.NewWriterLevel(&buf, level)
-	case "br":
-		w = brotli.NewWriterLevel(&buf, level)
-	case "zstd":
-		zw, err := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.EncoderLevel(level)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		w = zw
-	default:
-		t.Fatalf("no encoder for %q", coding)
-	}
-	if _, err := w.Write(b); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return buf.Bytes()
-}
 
 // mixedSidecarSite is siteTree with all three sidecars beside every file:
 // every other file's .br made at brotli quality 11, so that br is the

@@ -2,7 +2,11 @@ package corpus
 
 import (
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -128,4 +132,22 @@ func StaticTree() (map[string][]byte, error) {
 		tree["assets/"+src.Kind+"/"+src.Name] = src.Data
 	}
 	return tree, nil
+}
+
+// WriteTree writes tree, by slash-separated name, under dir, making the
+// directories it needs, and returns the files' paths in the order of
+// their sorted names.
+func WriteTree(dir string, tree map[string][]byte) ([]string, error) {
+	var paths []string
+	for _, name := range slices.Sorted(maps.Keys(tree)) {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, fmt.Errorf("corpus: %w", err)
+		}
+		if err := os.WriteFile(p, tree[name], 0o644); err != nil {
+			return nil, fmt.Errorf("corpus: %w", err)
+		}
+		paths = append(paths, p)
+	}
+	return paths, nil
 }
