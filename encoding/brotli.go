@@ -7,8 +7,6 @@ import (
 	"sync"
 
 	"github.com/andybalholm/brotli"
-
-	ownbrotli "github.com/squeezehttp/squeeze/internal/brotli"
 )
 
 // Brotli window sizes, as log2 of bytes. RFC 7932 §9.1 allows 10..24 (16 MB
@@ -29,9 +27,9 @@ type brotliCodec struct {
 	// the window sized to the body: a writer's hash table is chosen at its
 	// first use, so a pool must not mix windows.
 	whole [brotli.BestCompression + 1][brotliMaxWindow + 1]sync.Pool
-	// own sends small bodies to squeeze's own encoder (see
-	// OwnSmallBodyEncoders).
-	own bool
+	// library sends every body to andybalholm/brotli (see
+	// LibraryEncoders).
+	library bool
 }
 
 var brotliBuiltin = new(brotliCodec)
@@ -47,8 +45,10 @@ var brotliBuiltin = new(brotliCodec)
 // known whole are encoded with a window just large enough for the body
 // (1 KB at least), so the client's decoder needs no more than that either;
 // their writers are pooled per quality and window.
-// OwnSmallBodyEncoders(Brotli()) sends small bodies at quality 3 to
-// squeeze's own encoder instead.
+// Small bodies known whole go to squeeze's own encoder at the qualities and
+// sizes where it keeps the level's promise (see Coding.Level and
+// docs/levels.md); LibraryEncoders(Brotli()) sends every body to
+// andybalholm/brotli.
 func Brotli() Codec { return brotliBuiltin }
 
 func (*brotliCodec) Name() string { return "br" }
@@ -65,31 +65,29 @@ func (*brotliCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 // NewStreamWriter returns, at qualities up to the default (4), the Writer
 // of a flushed stream: squeeze's own streaming encoder; a stream through
 // it keeps at most 256 KiB live and 64 KiB released, the response
-// included (see Streamer). Higher qualities are left to NewWriter.
-func (*brotliCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
+// included (see Streamer). Higher qualities are left to NewWriter, and so
+// is every quality with LibraryEncoders.
+func (c *brotliCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
 	if level < 0 || level > brotli.BestCompression {
 		return nil, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)
 	}
-	if level > defaultBrotliLevel {
+	if level > defaultBrotliLevel || c.library {
 		return nil, nil
 	}
 	return newBrotliStream(w), nil
 }
 
-// AppendEncode encodes src as one brotli stream appended to dst, with a
-// window just large enough for src, with an andybalholm/brotli writer
-// pooled for one-shot use at that quality and window (or, with
-// OwnSmallBodyEncoders, small bodies at quality 3 with squeeze's own
-// encoder). src must not overlap dst's
-// spare capacity.
+// AppendEncode encodes src as one brotli stream appended to dst: with
+// squeeze's own encoder where the rule of own.go has it serve the quality
+// and size, else with a window just large enough for src, with an
+// andybalholm/brotli writer pooled for one-shot use at that quality and
+// window. src must not overlap dst's spare capacity.
 func (c *brotliCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	if level < 0 || level > brotli.BestCompression {
 		return dst, fmt.Errorf("encoding: br: quality %d outside 0..%d", level, brotli.BestCompression)
 	}
-	if c.own && ownBrotli(level, len(src)) {
-		e := brotliEncoders.Get().(*ownbrotli.Encoder)
-		defer brotliEncoders.Put(e)
-		return e.Append(dst, src), nil
+	if !c.library && ownBrotli(level, len(src)) {
+		return appendOwnBrotli(dst, src), nil
 	}
 	return c.appendStream(dst, src, level, 0)
 }

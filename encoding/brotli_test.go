@@ -36,7 +36,9 @@ func brotliWindowBits(stream []byte) int {
 
 // TestBrotliWindowSizedToBody reads the window each brotli stream declares:
 // never above 16 MB (WBITS 24, the format's and browsers' limit), just large
-// enough for a body known whole, and 1 MB for streams.
+// enough for a body known whole (from quality 5, 128 KB at least for the
+// library, whose smaller windows take slower hashers; the own encoder takes
+// the smallest), and 1 MB for streams.
 func TestBrotliWindowSizedToBody(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -48,7 +50,8 @@ func TestBrotliWindowSizedToBody(t *testing.T) {
 		{4, 1 << 10, 11},
 		{4, 20 << 10, 15},
 		{4, 100 << 10, 17},
-		{5, 1 << 10, 17}, // below 17, quality 5+ would use its slower hashers
+		{5, 1 << 10, 11}, // the own encoder's
+		{5, 2 << 10, 17}, // below 17, quality 5+ would use its slower hashers
 		{11, 1 << 10, 17},
 		{4, 1 << 20, 21},
 	}
@@ -86,17 +89,21 @@ func TestBrotliWindowSizedToBody(t *testing.T) {
 	}
 }
 
-// With OwnSmallBodyEncoders, bodies known whole of up to ownBrotliMaxBody
-// bytes at quality 3 go to the own brotli encoder, the rest to
-// andybalholm/brotli (all of them with Brotli itself), and every one
+// Bodies known whole of up to ownMaxBody bytes at each quality go to the
+// own brotli encoder, the rest to andybalholm/brotli (all of them with
+// LibraryEncoders), and every one
 // decodes with andybalholm/brotli's reader (a port of the reference
 // decoder) to the body on both sides of the bounds (RFC 7932).
 func TestOwnBrotliBounds(t *testing.T) {
 	t.Parallel()
 	for _, quality := range []int{2, 3, 4, 5} {
-		for _, n := range []int{0, 1, 100, ownBrotliMaxBody - 1, ownBrotliMaxBody, ownBrotliMaxBody + 1} {
+		bound := ownMaxBody("br", quality)
+		for _, n := range []int{0, 1, 100, bound - 1, bound, bound + 1, 8<<10 + 1} {
+			if n < 0 {
+				continue
+			}
 			src := jsonText(n)
-			for _, c := range []*brotliCodec{brotliBuiltin, brotliOwn} {
+			for _, c := range []*brotliCodec{brotliBuiltin, brotliLibrary} {
 				out, err := c.AppendEncode(nil, src, quality)
 				if err != nil {
 					t.Fatal(err)
@@ -104,9 +111,9 @@ func TestOwnBrotliBounds(t *testing.T) {
 				checkDecodes(t, fmt.Sprintf("quality %d, %d bytes", quality, n), "br", out, src)
 				// (Bodies of a few bytes come out the same from both.)
 				var e ownbrotli.Encoder
-				want := c.own && quality == 3 && n <= 8<<10
+				want := !c.library && n <= bound
 				if used := bytes.Equal(out, e.Append(nil, src)); n >= 100 && used != want {
-					t.Errorf("own %v, quality %d, %d bytes: own encoder used %v, want %v", c.own, quality, n, used, want)
+					t.Errorf("library only %v, quality %d, %d bytes: own encoder used %v, want %v", c.library, quality, n, used, want)
 				}
 			}
 		}

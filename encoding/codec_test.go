@@ -153,17 +153,21 @@ func TestRoundTripIndependentDecoders(t *testing.T) {
 	}
 }
 
-// With OwnSmallBodyEncoders, bodies known whole of up to ownMaxBody bytes
-// at ownLevel go to squeeze's own DEFLATE encoder, the rest (and all of
-// them with Gzip and Deflate themselves) to klauspost: on both sides of each bound
+// Bodies known whole of up to ownMaxBody bytes at each level go to
+// squeeze's own DEFLATE encoder, the rest (and all of them with
+// LibraryEncoders) to klauspost: on both sides of each bound
 // the output is a valid gzip member (RFC 1952: the standard library's
 // reader checks CRC-32 and ISIZE) or zlib stream (RFC 1950: FCHECK and
 // Adler-32), and the own encoder is the one used exactly inside the bounds.
 func TestOwnDeflateBounds(t *testing.T) {
 	t.Parallel()
-	for _, c := range []*flateCodec{gzipBuiltin, deflateBuiltin, gzipOwn, deflateOwn} {
-		for _, level := range []int{ownLevel - 1, ownLevel, ownLevel + 1} {
-			for _, n := range []int{0, 1, 100, ownMaxBody - 1, ownMaxBody, ownMaxBody + 1} {
+	for _, c := range []*flateCodec{gzipBuiltin, deflateBuiltin, gzipLibrary, deflateLibrary} {
+		for level := 1; level <= 9; level++ {
+			bound := ownMaxBody(c.name, level)
+			for _, n := range []int{0, 1, 100, bound - 1, bound, bound + 1, 4 << 10, 8<<10 + 1} {
+				if n < 0 {
+					continue
+				}
 				src := jsonText(n)
 				out, err := c.AppendEncode(nil, src, level)
 				if err != nil {
@@ -172,9 +176,9 @@ func TestOwnDeflateBounds(t *testing.T) {
 				checkDecodes(t, fmt.Sprintf("level %d, %d bytes", level, n), c.Name(), out, src)
 				// (An empty body comes out the same from both.)
 				own := c.appendOwn(nil, src, 0, 0)
-				want := c.own && level == 5 && n <= 4<<10
+				want := !c.library && n <= bound
 				if used := bytes.Equal(out, own); n > 0 && used != want {
-					t.Errorf("%s (own %v) level %d, %d bytes: own encoder used %v, want %v", c.Name(), c.own, level, n, used, want)
+					t.Errorf("%s (library only %v) level %d, %d bytes: own encoder used %v, want %v", c.Name(), c.library, level, n, used, want)
 				}
 			}
 		}

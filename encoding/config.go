@@ -147,7 +147,12 @@ type Config struct {
 type Coding struct {
 	// Codec implements the coding, such as Zstd() or a user's own.
 	Codec Codec
-	// Level is the codec's compression level; 0 means its default.
+	// Level is the codec's compression level; 0 means its default. For the
+	// built-in codecs a level means the library's trade-off: per kind of
+	// body at most 1 % more bytes than klauspost/compress's or
+	// andybalholm/brotli's output at that level (geometric mean), no body of
+	// 1 KiB or more over 8 % more, in at most the library's time; squeeze's
+	// own encoders serve the small bodies where they keep that promise.
 	Level int
 }
 

@@ -187,6 +187,7 @@ func (w *responseWriter) commit(v verdict, why Skip) {
 	if body := w.held(); len(body) > 0 {
 		_, _ = w.out.Write(body) // an error is the client's absence; Write reports it next time
 	}
+	w.dropBuffer()
 }
 
 // commitCompressed sets the headers of a compressed response in h, the
@@ -215,6 +216,9 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 		}
 		defer putBuffer(pooled)
 		whole = *pooled
+	case w.flushing && w.s.jitter == 0 && w.in == 0:
+		// A flush before the first byte sends the header alone and leaves
+		// the encoder to what follows (see holdDeferred).
 	default:
 		if w.flushing && w.s.jitter == 0 {
 			// A stream that flushes before it outgrows the buffer: events,
@@ -262,6 +266,9 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 	case whole != nil:
 		w.writeHeader(h, w.statusOrOK())
 		_, _ = w.out.Write(whole)
+	case enc == nil:
+		w.deferred = true
+		w.writeHeader(h, w.statusOrOK())
 	default:
 		w.enc = enc
 		w.writeHeader(h, w.statusOrOK())
@@ -272,6 +279,8 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 		if body := w.held(); len(body) > 0 {
 			_, _ = w.encode(body)
 		}
+		// The held body is in the encoder: an open stream keeps no copy.
+		w.dropBuffer()
 	}
 	return true
 }

@@ -1,8 +1,12 @@
 package encoding
 
 import (
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -45,32 +49,66 @@ func TestZeroMaxRequestSizeIsTheDocumentedDefault(t *testing.T) {
 	}
 }
 
-// TestOwnSmallBodyBoundsAreTheDocumented enforces the levels and body
-// sizes OwnSmallBodyEncoders documents: gzip and deflate at level 5 up to
-// 4 KiB, zstd at levels 1 and 2 up to 4 KiB, br at quality 3 up to 8 KiB.
-// TestOwnDeflateBounds, TestOwnBrotliBounds and
-// TestZstdLevelsOneAndThreeDiffer check that the encoders follow these.
-func TestOwnSmallBodyBoundsAreTheDocumented(t *testing.T) {
+// The routes of the codecs follow ownMaxBodies at every level, on both
+// sides of each bound; TestOwnDeflateBounds, TestOwnBrotliBounds and
+// TestZstdLevelsOneAndThreeDiffer check that the encoders follow the
+// routes, TestOwnEncoderRule that the table follows the rule.
+func TestOwnRoutesFollowTheTable(t *testing.T) {
 	for _, tc := range []struct {
-		coding   string
-		route    func(level, n int) bool
-		level, n int
-		own      bool
-	}{
-		{"gzip", ownEncodes, 5, 4 << 10, true},
-		{"gzip", ownEncodes, 5, 4<<10 + 1, false},
-		{"gzip", ownEncodes, 4, 100, false},
-		{"gzip", ownEncodes, 6, 100, false},
-		{"zstd", ownZstd, 1, 4 << 10, true},
-		{"zstd", ownZstd, 2, 4 << 10, true},
-		{"zstd", ownZstd, 2, 4<<10 + 1, false},
-		{"zstd", ownZstd, 3, 100, false},
-		{"br", ownBrotli, 3, 8 << 10, true},
-		{"br", ownBrotli, 3, 8<<10 + 1, false},
-		{"br", ownBrotli, 4, 100, false},
-	} {
-		if got := tc.route(tc.level, tc.n); got != tc.own {
-			t.Errorf("%s at level %d, a %d-byte body: own encoder %t, want %t as OwnSmallBodyEncoders documents", tc.coding, tc.level, tc.n, got, tc.own)
+		coding string
+		route  func(level, n int) bool
+		levels int
+	}{{"gzip", ownEncodes, 9}, {"zstd", ownZstd, 22}, {"br", ownBrotli, 11}} {
+		for level := 1; level <= tc.levels; level++ {
+			bound := ownMaxBody(tc.coding, level)
+			if bound > 0 && !tc.route(level, bound) {
+				t.Errorf("%s at level %d: a %d-byte body goes to the library, want the own encoder", tc.coding, level, bound)
+			}
+			if tc.route(level, bound+1) {
+				t.Errorf("%s at level %d: a %d-byte body goes to the own encoder, want the library", tc.coding, level, bound+1)
+			}
+			if bound == 0 && tc.route(level, 0) {
+				t.Errorf("%s at level %d: the empty body goes to the own encoder, which serves nothing there", tc.coding, level)
+			}
+		}
+	}
+}
+
+// docs/levels.md lists where the own encoders serve: its table is
+// ownMaxBodies, levels with the same bound grouped, so that the page does
+// not drift from the code.
+func TestLevelsDocListsTheOwnTable(t *testing.T) {
+	doc, err := os.ReadFile("../docs/levels.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ coding, label string }{{"gzip", "gzip, deflate"}, {"br", "br"}, {"zstd", "zstd"}} {
+		levels := ownMaxBodies[c.coding]
+		var rows []string
+		for lo := 1; lo < len(levels); {
+			hi := lo
+			for hi+1 < len(levels) && levels[hi+1] == levels[lo] {
+				hi++
+			}
+			if bound := levels[lo]; bound > 0 {
+				which := strconv.Itoa(lo)
+				switch {
+				case hi == lo+1:
+					which = fmt.Sprintf("%d, %d", lo, hi)
+				case hi > lo:
+					which = fmt.Sprintf("%d to %d", lo, hi)
+				}
+				rows = append(rows, fmt.Sprintf("| %s | %s | %d KiB |", c.label, which, bound>>10))
+			}
+			lo = hi + 1
+		}
+		if len(rows) == 0 {
+			rows = []string{fmt.Sprintf("| %s | none yet", c.label)}
+		}
+		for _, row := range rows {
+			if !strings.Contains(string(doc), row) {
+				t.Errorf("docs/levels.md lacks the row %q of ownMaxBodies", row)
+			}
 		}
 	}
 }

@@ -14,7 +14,11 @@
 // Cache-Control: no-transform or types that do not compress. Bodies that end
 // within Config.BufferSize are compressed in one shot and sent with a
 // Content-Length; longer ones stream. Flush reaches the client through the
-// encoder (server-sent events stream), Hijack works while nothing is
+// encoder (server-sent events stream), and a response that flushes before
+// it outgrows the buffer streams through a small encoder of squeeze's own
+// that gives its live state back while the stream waits (Streamer,
+// Config.IdleRelease), so that thousands of open event streams cost tens of
+// KiB each, not megabytes. Hijack works while nothing is
 // compressed, an HTTP/2 connection's http.Pusher stays one, and Unwrap lets
 // http.ResponseController reach the connection. Upgrade requests (WebSocket) are passed through untouched.
 // Declared trailers stay trailers: a body that has them goes out chunked
@@ -61,13 +65,15 @@
 //
 // Codings are pluggable through the Codec interface; Zstd, Brotli, Gzip and
 // Deflate are built in, encoding with github.com/klauspost/compress and
-// github.com/andybalholm/brotli at the level asked for. What a codec can do
+// github.com/andybalholm/brotli at the level asked for, and small bodies
+// with squeeze's own encoders where those keep the level's promise (see
+// Coding.Level) in less time; LibraryEncoders sends every body to the
+// library. What a codec can do
 // beyond streaming it says by implementing optional interfaces, found by
-// type assertion as io.WriterTo is: AppendEncoder (one-shot bodies), Padder
-// and AppendPadder (the length-hiding padding of Config.Jitter); the
+// type assertion as io.WriterTo is: AppendEncoder (one-shot bodies),
+// Streamer (flushed streams, whose Writers implement Releaser), Padder and
+// AppendPadder (the length-hiding padding of Config.Jitter); the
 // middleware uses them the same way for built-in and user codecs.
-// OwnSmallBodyEncoders puts squeeze's own encoders on the path of small
-// bodies known whole, for less CPU and output that can be larger than the
-// library's on some kinds of body. New builds a Middleware from a Config whose
+// New builds a Middleware from a Config whose
 // zero value is the recommended setup.
 package encoding

@@ -28,9 +28,8 @@ type flateCodec struct {
 	comments bool
 	// whole pools, per level, the writers of one-shot encodes.
 	whole [flate.BestCompression + 1]sync.Pool
-	// own sends small bodies to squeeze's own encoder (see
-	// OwnSmallBodyEncoders).
-	own bool
+	// library sends every body to klauspost (see LibraryEncoders).
+	library bool
 }
 
 var (
@@ -110,11 +109,12 @@ func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _, blocks int) []byte {
 // (BenchmarkRetainedMemory measures it).
 //
 // A response that flushes before it outgrows the buffer, at levels up to
-// 5, streams through squeeze's own DEFLATE encoder (NewStreamWriter);
-// every other body, whole or streamed, is klauspost's at the level asked
-// for;
-// OwnSmallBodyEncoders(Gzip()) sends small bodies at level 5 to squeeze's
-// own DEFLATE encoder instead.
+// 5, streams through squeeze's own DEFLATE encoder (NewStreamWriter).
+// Small bodies known whole go to squeeze's own DEFLATE encoder at the
+// levels and sizes where it keeps the level's promise (see Coding.Level
+// and docs/levels.md); every other body, whole or streamed, is klauspost's
+// at the level asked for. LibraryEncoders(Gzip()) sends every body to
+// klauspost.
 func Gzip() Codec { return gzipBuiltin }
 
 // Deflate returns the deflate codec, which RFC 9110 §8.4.1.2 defines as
@@ -141,26 +141,26 @@ func (c *flateCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 // a flushed stream: squeeze's own streaming DEFLATE encoder in c's
 // framing; a stream through it keeps at most 256 KiB live and 64 KiB
 // released, the response included (see Streamer). Higher levels are left
-// to NewWriter.
+// to NewWriter, and so is every level with LibraryEncoders.
 func (c *flateCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
 	if level < flate.BestSpeed || level > flate.BestCompression {
 		return nil, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
 	}
-	if level > defaultGzipLevel {
+	if level > defaultGzipLevel || c.library {
 		return nil, nil
 	}
 	return newDeflateStream(w, c.comments), nil
 }
 
 // AppendEncode encodes src as one gzip member (or zlib stream) appended to
-// dst, with a klauspost writer pooled for one-shot use at that level (or,
-// with OwnSmallBodyEncoders, small bodies at level 5 with squeeze's own
-// encoder). src must not overlap dst's spare capacity.
+// dst, with squeeze's own encoder where the rule of own.go has it serve
+// the level and size, else with a klauspost writer pooled for one-shot use
+// at that level. src must not overlap dst's spare capacity.
 func (c *flateCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	if level < flate.BestSpeed || level > flate.BestCompression {
 		return dst, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
 	}
-	if c.own && ownEncodes(level, len(src)) {
+	if !c.library && ownEncodes(level, len(src)) {
 		return c.appendOwn(dst, src, 0, 0), nil
 	}
 	return c.appendStream(dst, src, level, 0)
@@ -224,7 +224,7 @@ func (c *flateCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte, 
 	if err := checkPad(c.name, n); err != nil {
 		return dst, err
 	}
-	if c.own && ownEncodes(level, len(src)) {
+	if !c.library && ownEncodes(level, len(src)) {
 		comment, blocks := c.padShape(n)
 		if blocks != 0 {
 			blocks += 5 // the empty stored block of the streams' sync flush

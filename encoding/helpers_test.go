@@ -119,9 +119,9 @@ func describe(rec *response) string {
 }
 
 // builtinCodings are the built-in codecs at their default levels, and each
-// with its own encoders on, at the level they stand in for.
+// with the library encoding every body (LibraryEncoders).
 var builtinCodings = []Coding{{Codec: Zstd()}, {Codec: Brotli()}, {Codec: Gzip()}, {Codec: Deflate()},
-	{Codec: OwnSmallBodyEncoders(Zstd()), Level: ownZstdLevel},
-	{Codec: OwnSmallBodyEncoders(Brotli()), Level: ownBrotliLevel},
-	{Codec: OwnSmallBodyEncoders(Gzip()), Level: ownLevel},
-	{Codec: OwnSmallBodyEncoders(Deflate()), Level: ownLevel}}
+	{Codec: LibraryEncoders(Zstd())},
+	{Codec: LibraryEncoders(Brotli())},
+	{Codec: LibraryEncoders(Gzip())},
+	{Codec: LibraryEncoders(Deflate())}}

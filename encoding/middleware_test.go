@@ -367,7 +367,7 @@ func TestJitterPadsCompressedResponses(t *testing.T) {
 				t.Fatalf("%s %d B: padded body does not decode to the original", coding, size)
 			}
 			base := a.Body.Len()
-			if coding == "br" && size <= ownBrotliMaxBody {
+			if coding == "br" && size <= ownMaxBody("br", defaultBrotliLevel) {
 				// Padded br bodies go to andybalholm/brotli, not the own encoder.
 				whole, err := brotliBuiltin.appendStream(nil, body, defaultBrotliLevel, 0)
 				if err != nil {

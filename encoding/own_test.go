@@ -3,6 +3,7 @@ package encoding
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"testing"
 
 	"github.com/squeezehttp/squeeze/internal/corpus"
@@ -11,22 +12,21 @@ import (
 
 // DESIGN "Levels that differ in the library differ in squeeze too": zstd's
 // levels 1 and 3 are klauspost's SpeedFastest and SpeedDefault, which give
-// different bytes, and with OwnSmallBodyEncoders the own encoder serves
-// only levels 1 and 2 (SpeedFastest): from level 3 a body gets exactly the
-// built-in codec's bytes.
+// different bytes; Zstd sends a body to the own encoder exactly where
+// ownZstd says, and everywhere else sends LibraryEncoders(Zstd())'s bytes.
 func TestZstdLevelsOneAndThreeDiffer(t *testing.T) {
 	t.Parallel()
 	bodies, err := corpus.Bodies()
 	if err != nil {
 		t.Fatal(err)
 	}
-	own := OwnSmallBodyEncoders(Zstd()).(AppendEncoder)
+	library := LibraryEncoders(Zstd()).(AppendEncoder)
 	var e ownzstd.Encoder
 	differ := 0
 	for _, b := range bodies {
 		out := map[int][]byte{}
-		for _, level := range []int{1, 3, 5} {
-			out[level], err = zstdBuiltin().AppendEncode(nil, b.Data, level)
+		for _, level := range []int{1, 2, 3, 4, 5, 6} {
+			out[level], err = library.AppendEncode(nil, b.Data, level)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -35,16 +35,17 @@ func TestZstdLevelsOneAndThreeDiffer(t *testing.T) {
 			differ++
 		}
 		for _, level := range []int{1, 2, 3, 4, 5, 6} {
-			got, err := own.AppendEncode(nil, b.Data, level)
+			got, err := zstdBuiltin().AppendEncode(nil, b.Data, level)
 			if err != nil {
 				t.Fatal(err)
 			}
 			checkDecodes(t, fmt.Sprintf("%s at %d", b.Name(), level), "zstd", got, b.Data)
-			if want := ownZstd(level, len(b.Data)); bytes.Equal(got, e.Append(nil, b.Data)) != want {
-				t.Errorf("%s at level %d: own encoder used %v, want %v", b.Name(), level, !want, want)
+			own := ownZstd(level, len(b.Data))
+			if want := e.Append(nil, b.Data); own && !bytes.Equal(got, want) {
+				t.Errorf("%s at level %d: not the own encoder's bytes, which serve it", b.Name(), level)
 			}
-			if plain := out[level]; plain != nil && level >= 3 && !bytes.Equal(got, plain) {
-				t.Errorf("%s at level %d: OwnSmallBodyEncoders differs from Zstd", b.Name(), level)
+			if !own && !bytes.Equal(got, out[level]) {
+				t.Errorf("%s at level %d: Zstd differs from LibraryEncoders(Zstd()), which serves it", b.Name(), level)
 			}
 		}
 	}
@@ -54,23 +55,43 @@ func TestZstdLevelsOneAndThreeDiffer(t *testing.T) {
 	}
 }
 
-// OwnSmallBodyEncoders switches the own encoders on only for the built-in
+// LibraryEncoders switches the own encoders off only for the built-in
 // codecs, each once, and leaves any other codec as it is.
-func TestOwnSmallBodyEncodersOnlyForBuiltins(t *testing.T) {
+func TestLibraryEncodersOnlyForBuiltins(t *testing.T) {
 	for _, c := range []Codec{Gzip(), Deflate(), Zstd(), Brotli()} {
-		own := OwnSmallBodyEncoders(c)
-		if own == c || own.Name() != c.Name() {
-			t.Errorf("%s: got %T %q, want another codec of that name", c.Name(), own, own.Name())
+		lib := LibraryEncoders(c)
+		if lib == c || lib.Name() != c.Name() {
+			t.Errorf("%s: got %T %q, want another codec of that name", c.Name(), lib, lib.Name())
 		}
-		if OwnSmallBodyEncoders(c) != own {
+		if LibraryEncoders(c) != lib {
 			t.Errorf("%s: a second call returned another codec", c.Name())
 		}
-		if OwnSmallBodyEncoders(own) != own {
-			t.Errorf("%s: the own codec is not returned as it is", c.Name())
+		if LibraryEncoders(lib) != lib {
+			t.Errorf("%s: the library codec is not returned as it is", c.Name())
 		}
 	}
 	var other Codec = &recordingCodec{}
-	if OwnSmallBodyEncoders(other) != other {
+	if LibraryEncoders(other) != other {
 		t.Error("a user's codec was not returned as it is")
+	}
+}
+
+// LibraryEncoders sends flushed streams to the library too: its codecs'
+// NewStreamWriter leaves every level to NewWriter, where the built-in
+// codecs' own stream encoders take their default levels.
+func TestLibraryEncodersLeaveStreamsToTheLibrary(t *testing.T) {
+	for _, c := range []Codec{Gzip(), Deflate(), Zstd(), Brotli()} {
+		_, _, def := c.Levels()
+		own, err := c.(Streamer).NewStreamWriter(io.Discard, def)
+		if err != nil || own == nil {
+			t.Errorf("%s: no own stream writer at the default level %d (%v)", c.Name(), def, err)
+		}
+		lo, hi, _ := c.Levels()
+		for level := lo; level <= hi; level++ {
+			w, err := LibraryEncoders(c).(Streamer).NewStreamWriter(io.Discard, level)
+			if err != nil || w != nil {
+				t.Errorf("LibraryEncoders(%s) at level %d: stream writer %T (%v), want none", c.Name(), level, w, err)
+			}
+		}
 	}
 }

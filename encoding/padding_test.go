@@ -64,8 +64,9 @@ func encodeStream(t *testing.T, p *encoderPool, src []byte, pad int) []byte {
 }
 
 // TestJitterPaddingAddsDocumentedBytes checks, for every coding, on the
-// one-shot paths (the libraries', and the own encoders of
-// OwnSmallBodyEncoders at the level each stands in for, at 1 KB) and the
+// one-shot paths (the built-in codecs at their default levels, where the
+// own encoders serve 1 KB bodies of gzip, deflate and br, and the
+// libraries' through LibraryEncoders) and the
 // streaming one, that padding for n adds what Config.Jitter documents
 // (so each n gives another length) and decodes to the same body.
 func TestJitterPaddingAddsDocumentedBytes(t *testing.T) {

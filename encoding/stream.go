@@ -16,7 +16,12 @@ import (
 // middleware calls when a stream has gone Config.IdleRelease without a
 // flush. With the built-in codecs an open stream, everything of its
 // response counted, keeps at most 256 KiB while it flushes and 64 KiB once
-// released (TestStreamMemoryBounds enforces both). The built-in codecs implement it up to their default
+// released (TestStreamMemoryBounds enforces both). A flush before the
+// first byte sends the header and leaves the choice to what follows: the
+// stream Writer if the handler flushes again before the body outgrows the
+// buffer, NewWriter's if it outgrows it first (a download). Responses
+// padded for Config.Jitter stream through NewWriter's Writers, whose
+// padding needs them, and keep what those keep. The built-in codecs implement it up to their default
 // level; a Codec that wraps one keeps it by forwarding NewStreamWriter.
 type Streamer interface {
 	// NewStreamWriter returns a Writer for a flushed stream to w at level,

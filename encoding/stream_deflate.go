@@ -17,8 +17,8 @@ import (
 // general-purpose encoder builds new codes, or stores, each time.
 //
 // Live, it holds the encoder (its window, table and block buffers);
-// released, only the last streamHistory bytes of input and the running
-// checksum. The member never ends before Close: Chromium decodes only the
+// released, only the last streamHistory bytes of input, the Huffman codes
+// it reuses and the running checksum. The member never ends before Close: Chromium decodes only the
 // first gzip member of a body.
 type deflateStream struct {
 	dst    io.Writer
@@ -137,10 +137,18 @@ func (s *deflateStream) Close() error {
 	return s.err
 }
 
-// Release keeps the last streamHistory bytes of input and gives the
-// encoder back; it does nothing with input pending (before a Flush).
+// Release keeps the last streamHistory bytes of input and the Huffman
+// codes it reuses (a few KiB), and gives the encoder back; it does nothing
+// with input pending (before a Flush). After a write error it drops
+// everything.
 func (s *deflateStream) Release() {
-	if s.enc == nil || s.dirty || s.err != nil {
+	if s.err != nil {
+		// The stream can send nothing more: no state is worth keeping.
+		s.drop()
+		s.hist, s.codes = nil, nil
+		return
+	}
+	if s.enc == nil || s.dirty {
 		return
 	}
 	s.hist = append(s.hist[:0], s.enc.History(streamHistory)...)
@@ -154,12 +162,13 @@ func (s *deflateStream) drop() {
 	}
 	s.enc.ResetDict(nil, nil)
 	streamEncoders.Put(s.enc)
-	s.enc, s.codes = nil, nil
+	s.enc = nil
 }
 
 // Reset starts a new stream to w, with no history.
 func (s *deflateStream) Reset(w io.Writer) {
 	s.drop()
+	// A new stream's codes start afresh.
 	*s = deflateStream{dst: w, gzip: s.gzip, adler: 1, hist: s.hist[:0]}
 }
 

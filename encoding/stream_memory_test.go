@@ -96,9 +96,11 @@ func shortMatches(n int) []byte {
 }
 
 // TestStreamMemoryBounds enforces them over 200 open streams per coding
-// (50 under the race detector): each after five events, idle and active,
-// and active after an event and then one flushed write of 256 KiB of short
-// matches, which grows the block buffers the most. A server holds thousands of streams
+// (50 under the race detector): each after five events, idle and active;
+// active after an event and then one flushed write of 256 KiB of short
+// matches, which grows the block buffers the most; and, idle and active,
+// after a first write of 100 KiB (a snapshot, then updates), held back
+// until the first flush. A server holds thousands of streams
 // open, so one must not cost its encoder's megabytes.
 func TestStreamMemoryBounds(t *testing.T) {
 	n := 200
@@ -114,6 +116,10 @@ func TestStreamMemoryBounds(t *testing.T) {
 		{"idle after five events", corpus.Events(5), true, idleStreamBound},
 		{"active after five events", corpus.Events(5), false, activeStreamBound},
 		{"active after 256 KiB", [][]byte{corpus.Events(1)[0], shortMatches(256 << 10)}, false, activeStreamBound},
+		// A snapshot, then updates: the held-back body's buffer goes back
+		// once it is in the encoder.
+		{"idle after a 100 KiB snapshot", append([][]byte{shortMatches(100 << 10)}, corpus.Events(5)...), true, idleStreamBound},
+		{"active after a 100 KiB snapshot", append([][]byte{shortMatches(100 << 10)}, corpus.Events(5)...), false, activeStreamBound},
 	}
 	for _, coding := range allCodings {
 		for _, tc := range cases {
@@ -251,6 +257,94 @@ func TestUnflushedLongBodyKeepsLibraryEncoder(t *testing.T) {
 		h.ServeHTTP(rec, r)
 		if got := decodeStream(t, coding, rec.out.Bytes()); !bytes.Equal(got, sampleText(8192)) {
 			t.Errorf("%s: decoded %d bytes that differ", coding, len(got))
+		}
+	}
+}
+
+// A flush before the first byte sends the header but does not make the
+// body a stream of events: a handler that flushes its header early and
+// then writes a download (httputil.ReverseProxy flushes so) keeps the
+// library's encoder at the level, and sends the bytes it would without
+// the flush; one that goes on flushing small writes gets a stream encoder.
+func TestFlushBeforeFirstByteLeavesTheEncoderToTheBody(t *testing.T) {
+	body := sampleText(1 << 20)
+	for _, coding := range allCodings {
+		var plain []byte
+		for _, early := range []bool{false, true} {
+			var streaming bool
+			h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "application/json")
+				if early {
+					w.(http.Flusher).Flush()
+				}
+				for p := body; len(p) > 0; p = p[min(len(p), 32<<10):] {
+					w.Write(p[:min(len(p), 32<<10)])
+				}
+				streaming = w.(*responseWriter).streaming
+			}))
+			rec := &flushRecorder{h: http.Header{}}
+			r := httptest.NewRequest("GET", "/", nil)
+			r.Header.Set("Accept-Encoding", coding)
+			h.ServeHTTP(rec, r)
+			if streaming {
+				t.Errorf("%s, flushed early %v: a download got a stream encoder", coding, early)
+			}
+			if got := decodeStream(t, coding, rec.out.Bytes()); !bytes.Equal(got, body) {
+				t.Fatalf("%s, flushed early %v: decoded %d bytes that differ", coding, early, len(got))
+			}
+			if !early {
+				plain = rec.out.Bytes()
+			} else if !bytes.Equal(rec.out.Bytes(), plain) {
+				t.Errorf("%s: %d bytes after an early flush, %d without: not the same encoder", coding, rec.out.Len(), len(plain))
+			}
+		}
+
+		var streaming bool
+		h := Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.(http.Flusher).Flush()
+			for _, e := range corpus.Events(3) {
+				w.Write(e)
+				w.(http.Flusher).Flush()
+			}
+			streaming = w.(*responseWriter).streaming
+		}))
+		rec := &flushRecorder{h: http.Header{}}
+		r := httptest.NewRequest("GET", "/", nil)
+		r.Header.Set("Accept-Encoding", coding)
+		h.ServeHTTP(rec, r)
+		if !streaming {
+			t.Errorf("%s: events after an early flush got no stream encoder", coding)
+		}
+		if got := decodeStream(t, coding, rec.out.Bytes()); !bytes.Equal(got, bytes.Join(corpus.Events(3), nil)) {
+			t.Errorf("%s: events after an early flush decoded to %d other bytes", coding, len(got))
+		}
+	}
+}
+
+// A stream whose client went away can send nothing more: Release gives its
+// live state back at once, whatever is pending, rather than holding it
+// until the handler returns.
+func TestReleaseAfterWriteErrorDropsTheLiveState(t *testing.T) {
+	for _, c := range DefaultCodings() {
+		w, err := c.Codec.(Streamer).NewStreamWriter(&failingWriter{}, c.Level)
+		if err != nil || w == nil {
+			t.Fatalf("%s: no stream writer: %v", c.Codec.Name(), err)
+		}
+		w.Write(shortMatches(64 << 10))
+		if w.Flush() == nil {
+			t.Fatalf("%s: a flush to a failing connection reported no error", c.Codec.Name())
+		}
+		w.(Releaser).Release()
+		live := false
+		switch s := w.(type) {
+		case *deflateStream:
+			live = s.enc != nil
+		case interface{ isLive() bool }:
+			live = s.isLive()
+		}
+		if live {
+			t.Errorf("%s: the live encoder stayed after a write error", c.Codec.Name())
 		}
 	}
 }

@@ -25,10 +25,11 @@ type streamCoder[S any] interface {
 // ownStream is the stream Writer of Zstd and Brotli: one zstd frame with a
 // 32 KiB window or one brotli stream with a 64 KiB one (matches reach
 // 32 KiB back), from squeeze's own streaming encoders (greedy matching
-// over a 4-byte hash; each Flush a block or meta-block), so that a flushed
-// event costs a block of a few dozen bytes.
+// with one byte of lookahead, internal/deflate.StreamMatcher; each Flush a
+// block or meta-block), so that a flushed event costs a block of a few
+// dozen bytes.
 //
-// Live, it holds the encoder (its window, one hash table and a block's
+// Live, it holds the encoder (its window, hash tables and a block's
 // buffers); released, only the last streamHistory bytes of input and the
 // coding's running state, from which the next encoder continues the
 // stream.
@@ -137,8 +138,15 @@ func (s *ownStream[S, E]) Close() error {
 
 // Release keeps the last streamHistory bytes of input and the coding's
 // state and gives the encoder back; it does nothing with input pending.
+// After a write error it drops everything.
 func (s *ownStream[S, E]) Release() {
-	if !s.live || s.dirty || s.err != nil {
+	if s.err != nil {
+		// The stream can send nothing more: no state is worth keeping.
+		s.drop()
+		s.out, s.hist = nil, nil
+		return
+	}
+	if !s.live || s.dirty {
 		return
 	}
 	s.hist = append(s.hist[:0], s.enc.History(streamHistory)...)

@@ -57,6 +57,10 @@ type responseWriter struct {
 	flushing  bool
 	streaming bool
 	idle      *idleRelease
+	// deferred says that a flush sent the header before the first byte of
+	// a compressed body, whose encoder is chosen by what follows
+	// (holdDeferred).
+	deferred bool
 
 	reqBody *decodedBody // the decoding request body, with DecodeRequests
 
@@ -148,6 +152,9 @@ func (w *responseWriter) Write(p []byte) (int, error) {
 		return w.out.Write(p)
 	case compressing:
 		w.in += int64(len(p))
+		if w.deferred {
+			return w.holdDeferred(p)
+		}
 		return w.encode(p)
 	case answered:
 		w.in += int64(len(p))
@@ -211,6 +218,83 @@ func (w *responseWriter) WriteString(s string) (int, error) {
 		return len(s), nil
 	}
 	return w.Write([]byte(s))
+}
+
+// holdDeferred holds p back while the response's encoder is not chosen
+// yet, a flush having sent the header before the first byte: the body is
+// a stream of events if the handler flushes again before it outgrows the
+// buffer (FlushError), a download, for the library's encoder at the
+// level, if it outgrows it first, and a body known whole if the handler
+// returns first (finish).
+func (w *responseWriter) holdDeferred(p []byte) (int, error) {
+	if w.buf == nil {
+		w.buf = getBuffer()
+	}
+	if len(*w.buf)+len(p) <= w.s.bufferSize {
+		*w.buf = append(*w.buf, p...)
+		return len(p), nil
+	}
+	if err := w.startEncoder(false); err != nil {
+		return 0, err
+	}
+	return w.encode(p)
+}
+
+// startEncoder takes the encoder of a response whose choice was deferred,
+// the codec's stream Writer when stream and it has one, and passes it the
+// held body.
+func (w *responseWriter) startEncoder(stream bool) error {
+	var enc Writer
+	if stream {
+		enc = w.offer.pool.getStream(&w.out)
+		w.streaming = enc != nil
+	}
+	if enc == nil {
+		var err error
+		if enc, err = w.offer.pool.get(&w.out); err != nil {
+			return err
+		}
+	}
+	w.enc, w.deferred = enc, false
+	if body := w.held(); len(body) > 0 {
+		if _, err := w.encode(body); err != nil {
+			return err
+		}
+	}
+	w.dropBuffer()
+	return nil
+}
+
+// finishDeferred sends the body of a response whose encoder was never
+// chosen, held whole, encoded in one shot; an empty one is the end of a
+// stream alone, as from the encoder of a flushed stream.
+func (w *responseWriter) finishDeferred() error {
+	if len(w.held()) == 0 {
+		if err := w.startEncoder(true); err != nil {
+			return err
+		}
+		return w.closeEncoder()
+	}
+	out := getBuffer()
+	defer putBuffer(out)
+	start := w.startTimer()
+	encoded, err := w.offer.pool.encode((*out)[:0], w.held())
+	w.stopTimer(start)
+	*out = encoded
+	if err != nil {
+		return err
+	}
+	_, err = w.out.Write(encoded)
+	return err
+}
+
+// dropBuffer gives the held-back body's buffer back once its bytes are
+// sent or in the encoder.
+func (w *responseWriter) dropBuffer() {
+	if w.buf != nil {
+		putBuffer(w.buf)
+		w.buf = nil
+	}
 }
 
 func (w *responseWriter) encode(p []byte) (int, error) {
@@ -281,6 +365,11 @@ func (w *responseWriter) FlushError() error {
 	// encoder would send a coded nothing, which an empty stream's end
 	// does not need.
 	if w.state == compressing && w.in > 0 {
+		if w.deferred {
+			if err := w.startEncoder(true); err != nil {
+				return err
+			}
+		}
 		if err := w.flushEncoder(); err != nil {
 			return err
 		}
@@ -384,8 +473,13 @@ func (w *responseWriter) finish() {
 			w.commit(w.verdictFromBody(true))
 		}
 	}
-	if w.enc != nil {
+	switch {
+	case w.enc != nil:
 		if err := w.closeEncoder(); err != nil {
+			w.abort()
+		}
+	case w.deferred:
+		if err := w.finishDeferred(); err != nil {
 			w.abort()
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/klauspost/compress/zstd"
-	ownzstd "github.com/squeezehttp/squeeze/internal/zstd"
 )
 
 // RFC 9659 §3: a zstd content coding must not need a window above 8 MB, the
@@ -36,9 +35,8 @@ type zstdCodec struct {
 	// wholeStreams holds, per speed and size class, idle streaming encoders
 	// for whole bodies above zstdEncodeAllMax, with the one-shot options.
 	wholeStreams [zstd.SpeedBestCompression + 1][2]sync.Pool
-	// own sends small bodies to squeeze's own encoder (see
-	// OwnSmallBodyEncoders).
-	own bool
+	// library sends every body to klauspost (see LibraryEncoders).
+	library bool
 }
 
 // zstdEncodeAllMax is the largest body encoded with EncodeAll. Above it a
@@ -50,8 +48,8 @@ const zstdEncodeAllMax = 16 << 10
 
 var zstdBuiltin = sync.OnceValue(func() *zstdCodec { return newZstdCodec(false) })
 
-func newZstdCodec(own bool) *zstdCodec {
-	c := &zstdCodec{own: own}
+func newZstdCodec(library bool) *zstdCodec {
+	c := &zstdCodec{library: library}
 	for speed := zstd.SpeedFastest; speed <= zstd.SpeedBestCompression; speed++ {
 		c.oneShot[speed][0] = sync.OnceValues(func() (*zstd.Encoder, error) {
 			return zstd.NewWriter(nil, zstd.WithEncoderLevel(speed), zstd.WithEncoderCRC(false),
@@ -66,8 +64,10 @@ func newZstdCodec(own bool) *zstdCodec {
 }
 
 // Zstd returns the zstd codec (RFC 8878, token "zstd"), built on
-// github.com/klauspost/compress/zstd (OwnSmallBodyEncoders(Zstd()) sends
-// small bodies at levels 1 and 2 to squeeze's own encoder). Its levels are
+// github.com/klauspost/compress/zstd; small bodies known whole go to
+// squeeze's own encoder at the levels and sizes where it keeps the level's
+// promise (see Coding.Level and docs/levels.md), and LibraryEncoders(Zstd())
+// sends every body to klauspost. Its levels are
 // zstd's familiar 1..22, mapped onto the library's four speeds as
 // zstd.EncoderLevelFromZstd does: 1..2 fastest, 3..5 default, 6..9 better,
 // 10..22 best; the default is 3.
@@ -118,19 +118,20 @@ func (*zstdCodec) NewWriter(w io.Writer, level int) (Writer, error) {
 // a flushed stream: squeeze's own streaming encoder, one frame with a
 // 32 KiB window; a stream through it keeps at most 256 KiB live and
 // 64 KiB released, the response included (see Streamer). Higher levels
-// are left to NewWriter.
-func (*zstdCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
+// are left to NewWriter, and so is every level with LibraryEncoders.
+func (c *zstdCodec) NewStreamWriter(w io.Writer, level int) (Writer, error) {
 	if err := checkZstdLevel(level); err != nil {
 		return nil, err
 	}
-	if level > defaultZstdLevel {
+	if level > defaultZstdLevel || c.library {
 		return nil, nil
 	}
 	return newZstdStream(w), nil
 }
 
-// AppendEncode encodes src as one zstd frame appended to dst, with an
-// encoder shared by all callers.
+// AppendEncode encodes src as one zstd frame appended to dst, with
+// squeeze's own encoder where the rule of own.go has it serve the level
+// and size, else with a klauspost encoder shared by all callers.
 func (c *zstdCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 	if err := checkZstdLevel(level); err != nil {
 		return dst, err
@@ -140,11 +141,8 @@ func (c *zstdCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 		size = 1
 	}
 	speed := zstd.EncoderLevelFromZstd(level)
-	if c.own && ownZstd(level, len(src)) {
-		e := zstdOwnEncoders.Get().(*ownzstd.Encoder)
-		dst = e.Append(dst, src)
-		zstdOwnEncoders.Put(e)
-		return dst, nil
+	if !c.library && ownZstd(level, len(src)) {
+		return appendOwnZstd(dst, src), nil
 	}
 	if len(src) > zstdEncodeAllMax {
 		return c.appendStream(dst, src, speed, size)

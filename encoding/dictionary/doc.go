@@ -24,4 +24,12 @@
 // dictionary lets a page that can measure sizes probe secrets in a
 // response (§9.2, PublicResponse; Config.Allow opts others in).
 // precompressed serves deltas written ahead of time with the same rules.
+//
+// A Route is a dictionary for the responses of one route of a JSON API
+// that a page calls again and again: built from samples of its responses,
+// measured on samples held back and announced only where it beats br and
+// zstd by RouteConfig.MinGain, served with its Use-As-Dictionary and
+// linked from the page (rel="compression-dictionary", RFC 9842 §3), so
+// that the browser fetches it at idle time and names it on every later
+// call.
 package dictionary

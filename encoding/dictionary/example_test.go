@@ -57,3 +57,43 @@ func ExampleServer() {
 	// dcz Accept-Encoding, Available-Dictionary
 	// true true
 }
+
+// A route dictionary for a JSON API: built from responses of the route the
+// application renders itself, announced because it pays, served at its
+// path and linked from the page that calls the API.
+func ExampleRoute() {
+	var samples [][]byte
+	for page := range 20 {
+		var b []byte
+		b = fmt.Appendf(b, `{"page":%d,"orders":[`, page)
+		for i := range 6 {
+			b = fmt.Appendf(b, `{"id":"ord_%d_%d","customer":{"name":%q,"email":%q,"tier":%q},`+
+				`"status":%q,"shipping":{"method":%q,"carrier":%q},"currency":"EUR","total":%d.%02d},`,
+				page, i, []string{"Ada Lovelace", "Grace Hopper", "Alan Turing"}[(page+i)%3],
+				[]string{"ada@example.org", "grace@example.org", "alan@example.org"}[(page+i)%3],
+				[]string{"gold", "silver"}[i%2], []string{"paid", "shipped", "pending"}[(page*7+i)%3],
+				[]string{"standard", "express"}[(page+i)%2], []string{"DHL Express", "La Poste Colissimo"}[i%2],
+				(page*31+i*17)%500, (page+i)%100)
+		}
+		samples = append(samples, append(b[:len(b)-1], "]}"...))
+	}
+	store := dictionary.NewStore(0)
+	route, err := dictionary.NewRoute(dictionary.RouteConfig{Match: "/api/*", Path: "/dictionaries/api", Store: store})
+	if err != nil {
+		panic(err)
+	}
+	gain, _ := route.Build(samples)
+	fmt.Println("announced:", gain.Announced, gain.Ratio >= dictionary.DefaultMinGain)
+
+	page := http.Header{}
+	route.Link(page)
+	fmt.Println(page.Get("Link"))
+
+	w := httptest.NewRecorder()
+	route.ServeHTTP(w, httptest.NewRequest("GET", "/dictionaries/api", nil))
+	fmt.Println(w.Code, w.Header().Get("Cache-Control"))
+	// Output:
+	// announced: true true
+	// </dictionaries/api>; rel="compression-dictionary"
+	// 200 public, max-age=86400
+}

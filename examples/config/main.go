@@ -36,8 +36,8 @@ func newHandler() (http.Handler, error) {
 		// Server preference when the client's weights tie: zstd is the
 		// cheapest per byte saved, brotli next, gzip for the rest. The
 		// levels are DefaultCodings' (0 would say the same): brotli's 11
-		// is for precompressed files, and gzip's 5 is also the level whose
-		// small bodies OwnSmallBodyEncoders(Gzip()) can take over.
+		// is for precompressed files; at 4 and 5 squeeze's own encoders
+		// take over the small bodies where they keep the level's promise.
 		Codings: []encoding.Coding{
 			{Codec: encoding.Zstd(), Level: 3},
 			{Codec: encoding.Brotli(), Level: 4},

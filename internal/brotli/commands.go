@@ -13,7 +13,9 @@ func (e *Encoder) commands(src []byte) {
 	e.resetCommands()
 	x := brDict()
 	ins, pos := uint32(0), uint32(0)
-	for _, t := range e.m.Tokens {
+	tokens := e.m.Tokens
+	for i := 0; i < len(tokens); i++ {
+		t := tokens[i]
 		if t&deflate.MatchFlag == 0 {
 			ins++
 			pos++
@@ -21,6 +23,12 @@ func (e *Encoder) commands(src []byte) {
 		}
 		ins = e.literals(x, src, pos-ins, pos)
 		n, d := uint32(t>>16&0xff)+3, uint32(t&0xffff)+1
+		// DEFLATE caps a match at 258 bytes; a brotli copy takes the run
+		// whole, the matches that continue it at the same distance.
+		for i+1 < len(tokens) && tokens[i+1]&deflate.MatchFlag != 0 && tokens[i+1]&0xffff == t&0xffff {
+			i++
+			n += uint32(tokens[i]>>16&0xff) + 3
+		}
 		if last := e.rb[(e.ri-1)&3]; d != last && last <= pos &&
 			uint32(deflate.MatchLen(src[pos-last:], src[pos:pos+n])) == n {
 			// The same bytes at the last distance, which takes fewer bits.

@@ -25,8 +25,8 @@ func TestMatchFinderKeepsItsInvariants(t *testing.T) {
 	enctest.KeepsItsInvariants(t, matchFinder(new(Encoder)), 20000)
 }
 
-// The sizes where the matching changes: deflate.LightMax, the encoding
-// package's 4 KiB and the DEFLATE window.
+// The sizes where the matching changes: the encoding package's 4 and
+// 8 KiB, the DEFLATE window and deflate.ChainMax.
 func TestMatchFinderAtItsBounds(t *testing.T) {
-	enctest.AtItsBounds(t, matchFinder(new(Encoder)), deflate.LightMax, 4096, 32768)
+	enctest.AtItsBounds(t, matchFinder(new(Encoder)), 4096, 8192, 32768, deflate.ChainMax)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 )
 
 // The generated sources are the same bytes on every run and every Go
@@ -19,6 +20,11 @@ func TestGeneratedIsStable(t *testing.T) {
 		"places.geojson":      "a2abb1e295e1a10e",
 		"requests.ndjson":     "8db5c5d3cfbac065",
 		"series.json":         "f17eb3a59eef8f65",
+		"products.json":       "52e8c3c752cc25b6",
+		"services.json":       "b6946f395bcd86a6",
+		"embeddings.json":     "6b16a051780c5117",
+		"messages.json":       "f3c32f7eea1fd839",
+		"help.md":             "efa2c3fde371f76b",
 	}
 	for _, s := range Generated() {
 		sum := sha256.Sum256(s.Data)
@@ -28,12 +34,18 @@ func TestGeneratedIsStable(t *testing.T) {
 	}
 }
 
-// Every generated source is valid JSON (one value a line for the logs) and
-// long enough for two 8 KiB cuts.
+// Every generated source is valid JSON (one value a line for the logs), but
+// the running text, and long enough for two 8 KiB cuts.
 func TestGeneratedJSONIsValid(t *testing.T) {
 	for _, s := range Generated() {
 		if len(s.Data) < generatedSize {
 			t.Errorf("%s: %d bytes, want at least %d", s.Name, len(s.Data), generatedSize)
+		}
+		if s.Kind == "text-i18n" {
+			if !utf8.Valid(s.Data) {
+				t.Errorf("%s: not valid UTF-8", s.Name)
+			}
+			continue
 		}
 		docs := [][]byte{s.Data}
 		if s.Kind == "json-logs" {
@@ -62,7 +74,8 @@ func TestBodiesCoverEveryKindAndSize(t *testing.T) {
 		cuts[b.Kind][len(b.Data)]++
 	}
 	for _, kind := range []string{"css", "css-min", "geojson", "html", "js", "js-min", "json-graphql", "json-logs",
-		"json-nested", "json-numbers", "json-records", "markdown", "svg", "text"} {
+		"json-nested", "json-numbers", "json-records", "markdown", "svg", "text",
+		"json-api", "json-config", "json-i18n", "text-i18n"} {
 		for _, n := range Sizes {
 			if cuts[kind][n] < 2 {
 				t.Errorf("%s: %d cuts of %d bytes, want at least 2", kind, cuts[kind][n], n)

@@ -15,7 +15,8 @@ const generatedSize = 24 << 10
 // Generated returns the corpus's synthetic JSON, the same bytes on every
 // run: API replies of shapes no npm package ships (arrays of flat records,
 // compact and indented; a GraphQL reply; GeoJSON; structured log lines;
-// numeric series).
+// numeric series and embeddings; nested API documents; configuration; an
+// i18n message catalogue) and running text in eight languages.
 func Generated() []Source {
 	return []Source{
 		{"json-records", "orders.json", records(rand.New(rand.NewPCG(1, 1)))},
@@ -24,6 +25,11 @@ func Generated() []Source {
 		{"geojson", "places.geojson", geojson(rand.New(rand.NewPCG(4, 4)))},
 		{"json-logs", "requests.ndjson", logLines(rand.New(rand.NewPCG(5, 5)))},
 		{"json-numbers", "series.json", series(rand.New(rand.NewPCG(6, 6)))},
+		{"json-api", "products.json", apiDocuments(rand.New(rand.NewPCG(7, 7)))},
+		{"json-config", "services.json", config(rand.New(rand.NewPCG(8, 8)))},
+		{"json-numbers", "embeddings.json", matrix(rand.New(rand.NewPCG(9, 9)))},
+		{"json-i18n", "messages.json", messages(rand.New(rand.NewPCG(10, 10)))},
+		{"text-i18n", "help.md", article(rand.New(rand.NewPCG(11, 11)))},
 	}
 }
 

@@ -8,9 +8,9 @@
 // across them (wsdeflate's level 1). WholeEncoder compresses one small body
 // known whole into a single final block; brotli's encoder codes its tokens
 // as one brotli meta-block, and zstd's finds matches in its hash tables the
-// same way. The encoding package uses the three only when asked to (its
-// OwnSmallBodyEncoders, which says for which levels and body sizes), one
-// level per coding and bodies of a few KiB.
+// same way. The encoding package uses the three for small bodies known
+// whole at the levels and sizes where they keep a level's promise (its
+// own.go, held to the rule by TestOwnEncoderRule).
 //
 // The build tags purego and nounsafe each replace the unchecked loads of
 // the hot loops with ordinary, bounds-checked ones.

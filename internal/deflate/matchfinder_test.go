@@ -24,8 +24,8 @@ func TestMatchFinderKeepsItsInvariants(t *testing.T) {
 	enctest.KeepsItsInvariants(t, matchFinder(new(WholeEncoder)), 40000)
 }
 
-// The sizes where the matching changes: LightMax, the encoding package's
-// 4 KiB and the window.
+// The sizes where the matching changes: the encoding package's 4 and
+// 8 KiB, the window and ChainMax.
 func TestMatchFinderAtItsBounds(t *testing.T) {
-	enctest.AtItsBounds(t, matchFinder(new(WholeEncoder)), LightMax, 4096, windowSize)
+	enctest.AtItsBounds(t, matchFinder(new(WholeEncoder)), 4096, 8192, windowSize, ChainMax)
 }

@@ -6,10 +6,10 @@ import "slices"
 // stream (RFC 1951) of one final block: dynamic codes built for that body,
 // fixed codes or stored, whichever is smallest. It is made for small HTTP
 // responses, where a general-purpose encoder spends most of its time on
-// per-block work. Matching probes one candidate in each of two hash tables
-// (8 and 4 bytes), looks one byte ahead for a longer match, extends matches
-// backwards, and indexes only a few positions inside each match; the
-// tables are invalidated between bodies instead of cleared.
+// per-block work. Matching (Match) takes the longest of a few candidates
+// of a chain of 4-byte hashes, looks one byte ahead for a longer match and
+// extends matches backwards; the tables are invalidated between bodies
+// instead of cleared.
 //
 // A WholeEncoder is not safe for concurrent use; the zero value is ready
 // to use.
@@ -23,13 +23,15 @@ type WholeEncoder struct {
 	HB     HuffBuilder
 	table  *Table
 	bw     BitWriter
+	// chain links each position of the body to the previous one with the
+	// same 4-byte hash (chain.go); the positions before inserted are in.
+	chain    []int32
+	inserted int
 }
 
 const (
 	longHashBits  = 15
 	shortHashBits = 14
-	// LightMax is the longest body matched the light way (matchLight).
-	LightMax = 2 << 10
 	// windowSize is the farthest a DEFLATE back-reference reaches.
 	windowSize = 32768
 	// maxStored is the most bytes one stored block holds.
@@ -129,21 +131,18 @@ func (e *WholeEncoder) ResetTables(n int) {
 func HashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
 func HashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }
 
-// matchLight does not check distances against the window: this fails to
-// compile if its bodies could reach past it.
-var _ = [windowSize - LightMax]struct{}{}
-
-// Match turns src into tokens and counts their symbols, the light way for
-// bodies of up to LightMax bytes.
+// Match turns src into tokens and counts their symbols: with chains of
+// candidates for bodies of up to ChainMax bytes (chain.go), the sparse way
+// above.
 func (e *WholeEncoder) Match(src []byte) {
-	if len(src) <= LightMax {
-		e.matchLight(src)
+	if len(src) <= ChainMax {
+		e.matchChained(src)
 	} else {
 		e.matchAll(src)
 	}
 }
 
-// matchAll is Match for bodies above LightMax: both hash tables probed and
+// matchAll is Match for bodies above ChainMax: both hash tables probed and
 // updated at every position visited, three positions of each match
 // indexed.
 func (e *WholeEncoder) matchAll(src []byte) {
@@ -188,51 +187,6 @@ func (e *WholeEncoder) matchAll(src []byte) {
 			v := LoadFast64(src, q)
 			long[HashLong(v)], short[HashShort(uint32(v))] = int32(q)+base, int32(q)+base
 		}
-		if q := end - 1; q <= last {
-			v := LoadFast64(src, q)
-			long[HashLong(v)], short[HashShort(uint32(v))] = int32(q)+base, int32(q)+base
-		}
-		p, pending = end, end
-	}
-	e.Tokens = appendLiterals(e.Tokens, &e.Stats.Lit, src[pending:])
-}
-
-// matchLight is matchAll made cheaper in two ways that cost bodies of up
-// to LightMax bytes almost nothing: the 8-byte table is probed and updated
-// only where the 4-byte one found a match, and only a match's last
-// position is indexed. On the corpus's 1 KiB cuts its output is within
-// 2 % of matchAll's (TestWholeEncoderLightMatching); at 4 KB the sparser
-// 8-byte table would cost more, hence LightMax. It skips through literals as
-// matchAll does.
-func (e *WholeEncoder) matchLight(src []byte) {
-	n, base := len(src), e.Base
-	long, short := &e.Long, &e.Short
-	last := n - 8
-	p, pending := 0, 0
-	// Bodies this short lie within the window (see the assertion above
-	// Match): a candidate needs only to be of this body, at or above base.
-	for p <= last {
-		// Both loads are in bounds, as in zstd.Encoder's match: p <= last, and
-		// a candidate of this body is an earlier position.
-		cv := LoadFast64(src, p)
-		hs := HashShort(uint32(cv))
-		c := short[hs]
-		short[hs] = int32(p) + base
-		if c < base || LoadFast32(src, int(c-base)) != uint32(cv) {
-			p += 1 + (p-pending)>>6
-			continue
-		}
-		cs := int(c - base)
-		hl := HashLong(cv)
-		cl := int(long[hl] - base)
-		long[hl] = int32(p) + base
-		var length, dist int
-		if cl >= 0 && LoadFast64(src, cl) == cv {
-			length, dist = 8+MatchLenAt(src, cl+8, p+8, min(n, p+maxMatch)), p-cl
-		} else {
-			p, length, dist = e.lazy(src, p, 4+MatchLenAt(src, cs+4, p+4, min(n, p+maxMatch)), p-cs)
-		}
-		_, end := e.emit(src, pending, p, length, dist)
 		if q := end - 1; q <= last {
 			v := LoadFast64(src, q)
 			long[HashLong(v)], short[HashShort(uint32(v))] = int32(q)+base, int32(q)+base

@@ -11,7 +11,9 @@ import (
 
 // Shapes reach each path of the encoders (deflate.WholeEncoder's first): stored (also past one
 // stored block's 65535 bytes), fixed and dynamic blocks, matches up to 258
-// bytes, repeats farther back than the 32 KiB window, and text.
+// bytes, repeats farther back than the 32 KiB window, and text; and the
+// adversarial ones: all one byte (zeros), incompressible (random), two
+// bytes alternating, 64 KiB of one 3-byte pattern.
 func Shapes() map[string][]byte {
 	r := rand.New(rand.NewPCG(1, 2))
 	random := make([]byte, 150<<10)
@@ -32,17 +34,24 @@ func Shapes() map[string][]byte {
 	for i := 0; json.Len() < 20<<10; i++ {
 		fmt.Fprintf(&json, `{"id":%d,"name":"item-%d","tags":["a","b%d"],"price":%d.%02d},`, i, i*7, i%13, i*31%997, i%100)
 	}
+	// The adversarial shapes of every level's test: two bytes alternating,
+	// and one 3-byte pattern repeated over 64 KiB (a match at distance 3
+	// that never ends).
+	alternating := bytes.Repeat([]byte("ab"), 32<<10)
+	pattern := bytes.Repeat([]byte("xyz"), 64<<10/3+1)[:64<<10]
 	return map[string][]byte{
-		"empty":      {},
-		"one byte":   {'x'},
-		"four bytes": []byte("abcd"),
-		"random":     random,
-		"zeros":      make([]byte, 200<<10),
-		"runs":       runs,
-		"every byte": bytes.Repeat(all, 3),
-		"far":        far,
-		"json":       json.Bytes(),
-		"text":       bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog. "), 900),
+		"alternating":    alternating,
+		"3-byte pattern": pattern,
+		"empty":          {},
+		"one byte":       {'x'},
+		"four bytes":     []byte("abcd"),
+		"random":         random,
+		"zeros":          make([]byte, 200<<10),
+		"runs":           runs,
+		"every byte":     bytes.Repeat(all, 3),
+		"far":            far,
+		"json":           json.Bytes(),
+		"text":           bytes.Repeat([]byte("the quick brown fox jumps over the lazy dog. "), 900),
 	}
 }
 

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
-	"github.com/squeezehttp/squeeze/internal/deflate"
 	"github.com/squeezehttp/squeeze/internal/enctest"
 	"github.com/squeezehttp/squeeze/internal/interop"
 )
@@ -408,7 +407,7 @@ func FuzzZstdEncoder(f *testing.F) {
 	var e Encoder
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		both := append(append([]byte(nil), first...), second...)
-		long := bytes.Repeat(both, deflate.LightMax/(len(both)+1)+1)
+		long := bytes.Repeat(both, lightMax/(len(both)+1)+1)
 		for _, body := range [][]byte{first, second, long} {
 			if len(body) > MaxBody {
 				body = body[:MaxBody]

@@ -63,20 +63,24 @@ func (e *blockCoder) appendLiterals(dst, src []byte) []byte {
 
 // zstdHuffmanPays reports whether n literals counted in freq have an
 // entropy low enough for a Huffman code to save 3 % even with a long
-// description (about half a byte per symbol), so that literals that are
-// not text (compressed or random data, which take most of 8 bits) skip
-// building one. Text literals, all below 128, need not ask: they always
+// description (about half a byte per symbol present), so that literals
+// that are not text (compressed or random data, which take most of 8 bits)
+// skip building one. Counting every symbol up to the largest, as it once
+// did, sent UTF-8 text and JSON with a few bytes above 127 raw: 20 % larger
+// than klauspost on such 1 KiB bodies. Text literals, all below 128, need not ask: they always
 // gain.
 func zstdHuffmanPays(freq []uint32, n int) bool {
 	// n·log2(n) - Σ f·log2(f) is the entropy in bits, counted here in
 	// sixteenths.
 	bits := uint64(n) * uint64(log2x16(uint32(n)))
+	present := uint64(0)
 	for _, f := range freq {
 		if f != 0 {
 			bits -= uint64(f) * uint64(log2x16(f))
+			present++
 		}
 	}
-	return bits/16/8+uint64(len(freq))/2 < uint64(n)*97/100
+	return bits/16/8+present/2 < uint64(n)*97/100
 }
 
 // log2x16 is 16·log2(f), to about a tenth of a bit, for f ≥ 1: the highest

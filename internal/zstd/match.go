@@ -9,11 +9,16 @@ import (
 // no sequence.
 type lzSeq struct{ lits, length, dist uint32 }
 
-// match finds src's matches into e.seqs the way deflate.WholeEncoder's
-// matchLight does (a 4-byte hash probed at each position, an 8-byte one where
-// it hits, backward extension; above LightMax a byte of lookahead and two more
-// positions indexed per match, as matchAll does), except that the window is the
-// whole body, so a candidate needs no distance check.
+// lightMax is the longest body matched the light way: above it, a byte of
+// lookahead and two more positions indexed per match.
+const lightMax = 2 << 10
+
+// match finds src's matches into e.seqs in deflate.WholeEncoder's hash
+// tables (a 4-byte hash probed at each position, an 8-byte one where it
+// hits, backward extension; above lightMax a byte of lookahead and two more
+// positions indexed per match, as the WholeEncoder's sparse matchAll does),
+// except that the window is the whole body, so a candidate needs no
+// distance check.
 func (e *Encoder) match(src []byte) {
 	m := &e.m
 	m.ResetTables(len(src))
@@ -47,11 +52,11 @@ func (e *Encoder) match(src []byte) {
 			length, dist = 8+deflate.MatchLenAt(src, cl+8, p+8, min(n, p+zstdMaxMatch)), p-cl
 		} else {
 			length, dist = 4+deflate.MatchLenAt(src, cs+4, p+4, min(n, p+zstdMaxMatch)), p-cs
-			if q := p + 1; n > deflate.LightMax && length < 32 && q <= last {
+			if q := p + 1; n > lightMax && length < 32 && q <= last {
 				// Looking a byte ahead for a longer match in the 8-byte
 				// table (deflate.WholeEncoder.lazy written in, without its window
 				// check and with zstd's match bound instead of 258) makes
-				// bodies past LightMax smaller; on shorter ones it saves less
+				// bodies past lightMax smaller; on shorter ones it saves less
 				// than the time it costs; after a long match there is little
 				// to gain. The table holds positions up to p, so the
 				// candidate is before q.
@@ -75,7 +80,7 @@ func (e *Encoder) match(src []byte) {
 			v := deflate.LoadFast64(src, q)
 			long[deflate.HashLong(v)], short[deflate.HashShort(uint32(v))] = int32(q)+base, int32(q)+base
 		}
-		if n > deflate.LightMax {
+		if n > lightMax {
 			// Longer bodies index two more positions of each match, as
 			// deflate.WholeEncoder's matchAll does, for smaller output.
 			// Written out: a loop over the two costs more than the indexing.

@@ -25,8 +25,8 @@ func TestMatchFinderKeepsItsInvariants(t *testing.T) {
 	enctest.KeepsItsInvariants(t, matchFinder(new(Encoder)), MaxBody)
 }
 
-// The sizes where the matching changes: deflate.LightMax, the encoding
+// The sizes where the matching changes: lightMax, the encoding
 // package's 4 KiB, the DEFLATE window, zstdMaxMatch and MaxBody.
 func TestMatchFinderAtItsBounds(t *testing.T) {
-	enctest.AtItsBounds(t, matchFinder(new(Encoder)), deflate.LightMax, 4096, 32768, zstdMaxMatch, zstdMaxMatch+8, MaxBody)
+	enctest.AtItsBounds(t, matchFinder(new(Encoder)), lightMax, 4096, 32768, zstdMaxMatch, zstdMaxMatch+8, MaxBody)
 }

@@ -8,11 +8,10 @@ import (
 // (server-sent events, a streamed answer) into one zstd frame of as many
 // blocks as it takes: each Flush ends a block, so the decoder can hand out
 // everything written so far. Its state is bounded whatever the stream's
-// length: a StreamWindow of history, one hash table, and the block coder's
-// buffers, which grow to at most a block's worth. Matching is greedy over
-// a 4-byte hash, like deflate.Encoder's; the block is coded as the whole-body
-// Encoder codes its single block, and the last three offsets carry over
-// from block to block, as in the decoder.
+// length: deflate.StreamMatcher's window and tables, and the block coder's
+// buffers, which grow to at most a block's worth (blocks of 8 KiB). Each
+// block is coded as the whole-body Encoder codes its single block, and the
+// last three offsets carry over from block to block, as in the decoder.
 //
 // A stream can be continued by another StreamEncoder, or the same one after
 // other streams, from what History and State return: the next block refers

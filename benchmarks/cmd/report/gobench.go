@@ -102,6 +102,23 @@ func (r *Report) goBenchmarks(ctx context.Context) error {
 	return nil
 }
 
+// benchOnce runs the module's benchmarks that pattern selects once
+// (-benchtime 1x, -count 1: memory and bytes, not time) and returns their
+// lines and the command; when it cannot (tiny mode) or they fail, it says
+// so in the section and reports false.
+func (r *Report) benchOnce(ctx context.Context, pattern string) ([]benchLine, string, bool) {
+	if r.Mode.Tiny {
+		r.skip("tiny mode (the test): `.ci/run` already runs every benchmark once")
+		return nil, "", false
+	}
+	out, _, cmdline, err := r.runBench(ctx, pattern, "1x", 1)
+	if err != nil {
+		fmt.Fprintf(r.md, "`%s` failed: %v\n\n```\n%s\n```\n\n", cmdline, err, tail(out, 20))
+		return nil, cmdline, false
+	}
+	return parseBench(out), cmdline, true
+}
+
 // runBench runs the module's benchmarks that pattern selects and returns
 // their output, the file it is saved in (for benchstat) and the command.
 func (r *Report) runBench(ctx context.Context, pattern, benchtime string, count int) (out, raw, cmdline string, err error) {

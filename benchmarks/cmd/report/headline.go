@@ -71,15 +71,15 @@ func (run equalRun) levelRow(level string) (levelRow, bool) {
 	sizes := [2]int{1 << 10, 4 << 10}
 	row := levelRow{level: level, kinds: len(run.kinds)}
 	row.peer, row.peerNs = run.fastestOverKinds(level, sizes[0])
-	row.ours = run.geomeanOverKinds(level, sizes[0], implLibrary)
+	row.ours = run.geomeanOverKinds(level, sizes[0], implShipped)
 	if row.peer == "" || math.IsNaN(row.ours) {
 		return row, false
 	}
 	var rel []float64
 	for i, size := range sizes {
-		row.x[i] = run.geomeanOverKinds(level, size, row.peer) / run.geomeanOverKinds(level, size, implLibrary)
+		row.x[i] = run.geomeanOverKinds(level, size, row.peer) / run.geomeanOverKinds(level, size, implShipped)
 		for _, kind := range run.kinds {
-			o, okO := run.outB[equalKey{level, kind, size, implLibrary}]
+			o, okO := run.outB[equalKey{level, kind, size, implShipped}]
 			p, okP := run.outB[equalKey{level, kind, size, row.peer}]
 			if okO && okP && p > 0 {
 				rel = append(rel, o/p)

@@ -15,9 +15,8 @@ var ownLevels = []struct {
 	codec encoding.Codec
 	n     int
 }{
-	{"zstd 1", encoding.Zstd(), 1},
 	{"gzip 5", encoding.Gzip(), 5},
-	{"br 3", encoding.Brotli(), 3},
+	{"br 4", encoding.Brotli(), 4},
 }
 
 // ownSize is the own encoder's output over the library's for the bodies
@@ -40,8 +39,8 @@ func ownSizes() (map[string]map[string]ownSize, error) {
 	out := map[string]map[string]ownSize{}
 	for _, l := range ownLevels {
 		coding := l.codec.Name()
-		lib := l.codec.(encoding.AppendEncoder)
-		own := encoding.OwnSmallBodyEncoders(l.codec).(encoding.AppendEncoder)
+		lib := encoding.LibraryEncoders(l.codec).(encoding.AppendEncoder)
+		own := l.codec.(encoding.AppendEncoder)
 		logs := map[string][]float64{}
 		worst := map[string]ownSize{}
 		for _, b := range bodies {

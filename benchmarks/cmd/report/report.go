@@ -95,6 +95,7 @@ func (r *Report) Run(ctx context.Context) error {
 		{"equal", "equal-level", r.equalLevel},
 		{"gobench", "middleware", r.goBenchmarks},
 		{"streams", "streams", r.streams},
+		{"dictionaries", "route-dictionaries", r.routeDictionaries},
 		{"static-bytes", "static-bytes", r.staticBytes},
 	}
 	var ran []string

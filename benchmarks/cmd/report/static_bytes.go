@@ -21,16 +21,11 @@ func (r *Report) staticBytes(ctx context.Context) error {
 			"sidecars, smallest-first (the default) against the Sidecars order (zstd first, `Config.PreferOrder`); without "+
 			"sidecars, from the fallback cache after its background recompression (the default) against before it. "+
 			"Times come from one run on the report's machine.")
-	if r.Mode.Tiny {
-		r.skip("tiny mode (the test): `.ci/run` already runs every benchmark once")
+	lines, cmdline, ok := r.benchOnce(ctx, "^BenchmarkStaticBytes$")
+	if !ok {
 		return nil
 	}
-	out, _, cmdline, err := r.runBench(ctx, "^BenchmarkStaticBytes$", "1x", 1)
-	if err != nil {
-		fmt.Fprintf(r.md, "`%s` failed: %v\n\n```\n%s\n```\n\n", cmdline, err, tail(out, 20))
-		return nil
-	}
-	writeTable(r.md, []string{"what", "squeeze", "compared with", "ratio"}, staticBytesRows(parseBench(out)))
+	writeTable(r.md, []string{"what", "squeeze", "compared with", "ratio"}, staticBytesRows(lines))
 	fmt.Fprintf(r.md, "```\n%s\n```\n\n", cmdline)
 	return nil
 }

@@ -21,16 +21,11 @@ func (r *Report) streams(ctx context.Context) error {
 			"of 200 such events. "+
 			"Each ratio is the column's value over squeeze's (above 1× means squeeze keeps less). "+
 			"The library encoders and the peers stop at 1 000 streams, where they already hold gigabytes.")
-	if r.Mode.Tiny {
-		r.skip("tiny mode (the test): `.ci/run` already runs every benchmark once")
+	lines, cmdline, ok := r.benchOnce(ctx, "^BenchmarkSSEOpenStreams$")
+	if !ok {
 		return nil
 	}
-	out, _, cmdline, err := r.runBench(ctx, "^BenchmarkSSEOpenStreams$", "1x", 1)
-	if err != nil {
-		fmt.Fprintf(r.md, "`%s` failed: %v\n\n```\n%s\n```\n\n", cmdline, err, tail(out, 20))
-		return nil
-	}
-	r.benchTable(goBench{name: "SSEOpenStreams", metrics: []string{"KiB/idle-stream", "KiB/active-stream", "B-sent/5-events", "B/200-events"}}, parseBench(out))
+	r.benchTable(goBench{name: "SSEOpenStreams", metrics: []string{"KiB/idle-stream", "KiB/active-stream", "B-sent/5-events", "B/200-events"}}, lines)
 	fmt.Fprintf(r.md, "```\n%s\n```\n\n", cmdline)
 	return nil
 }
