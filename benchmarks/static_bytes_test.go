@@ -33,7 +33,7 @@ var sidecarTools = map[string]struct {
 }
 
 // BenchmarkStaticBytes measures the bytes of the static path over the
-// site-like tree of internal/corpus.StaticTree (75 files, about 1 MB):
+// site-like tree of internal/corpus.StaticTree (80 files, about 1.2 MB):
 //
 //   - sidecars/coding=C: the sidecars precompressed.Generate writes (one
 //     worker, every file kept) against the C tool's at its highest usual

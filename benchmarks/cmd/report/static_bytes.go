@@ -14,7 +14,7 @@ import (
 func (r *Report) staticBytes(ctx context.Context) error {
 	r.section("Static files: the bytes of sidecars and of what a browser receives",
 		"The tree is internal/corpus.StaticTree: a generated documentation site and the repository's corpus of real web files, "+
-			"75 files, about 1 MB. *Sidecars*: all of them in one coding, made by `precompressed.Generate` (one worker, every file "+
+			"about 1.2 MB. *Sidecars*: all of them in one coding, made by `precompressed.Generate` (one worker, every file "+
 			"kept) and by the C tool at its usual highest setting over the same files, in one process each; the ratio is the "+
 			"other's bytes over squeeze's (below 1× means the C tool's are smaller). *Chromium*: the bytes a client sending "+
 			"`gzip, deflate, br, zstd` receives for the whole tree from `precompressed.FileServer`: over the generator's three "+
