@@ -22,7 +22,10 @@
 //     pays for compressing a static file again; the bytes it holds go out
 //     with one write, as http.ServeContent would send them from a file.
 //     The cache is an encoding.Cache, keyed by the file's content, which
-//     Config.Cache can share with the encoding middleware.
+//     Config.Cache can share with the encoding middleware. A file sent
+//     from it a few times is recompressed in the background at the best
+//     level of each coding clients ask for, and then sent smallest-first
+//     (Config.FallbackRecompressAfter).
 //   - Stat results are cached, found and not found, so that a request costs
 //     no more file-system calls than http.FileServer serving the plain file,
 //     within a budget in bytes that counts the names requested
