@@ -22,10 +22,13 @@ import (
 )
 
 // What the stat cache charges for a resource beyond its name: the
-// resource with its slices, and each file found, with its digest.
+// resource with its slices, each file found, with its digest, and for a
+// file compressed on the fly what its digest learns of that (a
+// fallbackState with three codings, its sizes and its order).
 const (
-	resourceCost = 192
-	variantCost  = 160
+	resourceCost      = 192
+	variantCost       = 160
+	fallbackStateCost = 192
 )
 
 type kind uint8
@@ -127,6 +130,9 @@ func (s *server) lookup(name string) *resource {
 // sidecars' names are copies, the original's is the name itself.
 func (res *resource) cost() int64 {
 	n := int64(resourceCost)
+	if res.fallback {
+		n += fallbackStateCost
+	}
 	for _, v := range res.all() {
 		n += variantCost
 		if v.name != res.name {
