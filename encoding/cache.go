@@ -40,8 +40,8 @@ import (
 // Cache-Control no-store or private, nor padded ones (Config.Jitter), nor
 // dictionary-compressed ones (Config.Dictionaries); the header is read
 // under every spelling of its names, trailers included. A hit sends the
-// same bytes a fresh compression would, unless precompressed's
-// FallbackRecompress replaced them with a smaller encoding of the same
+// same bytes a fresh compression would, unless precompressed's background
+// recompression replaced them with a smaller encoding of the same
 // content, or a file server sharing the cache found the content no smaller
 // compressed, and then it goes out as it is.
 //

@@ -103,7 +103,7 @@ func (g *gatedFS) Open(name string) (fs.File, error) {
 func TestRecompressionNeverReplacesWithOtherContent(t *testing.T) {
 	g := &gatedFS{data: publicBody, reached: make(chan struct{}), release: make(chan struct{})}
 	c := sharedCache(t, 1<<20)
-	srv := FileServer(g, Config{Cache: c, FallbackRecompress: true})
+	srv := FileServer(g, Config{Cache: c, FallbackRecompressAfter: 1})
 	do(srv, "GET", "/a.txt", "Accept-Encoding", "gzip") // fills the entry, queues its recompression
 	select {
 	case <-g.reached:
@@ -121,7 +121,7 @@ func TestRecompressionNeverReplacesWithOtherContent(t *testing.T) {
 // waitRecompressorIdle waits until s's recompressor has no work left.
 func waitRecompressorIdle(t *testing.T, s *server) {
 	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		s.recompressor.mu.Lock()
 		idle := !s.recompressor.running
 		s.recompressor.mu.Unlock()

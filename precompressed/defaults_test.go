@@ -7,7 +7,8 @@ import (
 
 // TestZeroConfigIsTheDocumentedDefaults enforces the defaults Config
 // documents for zero fields: FallbackCacheBytes 32 MiB, files above a
-// quarter of it served uncompressed, and FallbackMinSize 512 bytes.
+// quarter of it served uncompressed, FallbackMinSize 512 bytes, and
+// recompression after 4 responses (off when negative).
 func TestZeroConfigIsTheDocumentedDefaults(t *testing.T) {
 	s := FileServer(fstest.MapFS{}, Config{}).(*server)
 	if s.cache == nil || s.maxSize != (32<<20)/4 {
@@ -15,6 +16,12 @@ func TestZeroConfigIsTheDocumentedDefaults(t *testing.T) {
 	}
 	if s.minSize != 512 {
 		t.Errorf("zero Config: FallbackMinSize %d, want 512", s.minSize)
+	}
+	if s.recompressAfter != 4 {
+		t.Errorf("zero Config: files recompressed after %d responses, want 4", s.recompressAfter)
+	}
+	if off := FileServer(fstest.MapFS{}, Config{FallbackRecompressAfter: -1}).(*server); off.recompressAfter != 0 {
+		t.Errorf("FallbackRecompressAfter -1: recompressed after %d responses, want never (0)", off.recompressAfter)
 	}
 }
 

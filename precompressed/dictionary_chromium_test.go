@@ -1,13 +1,10 @@
 package precompressed
 
 import (
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
-	"sync"
 	"testing"
 
 	"github.com/squeezehttp/squeeze/internal/interop"
@@ -34,32 +31,20 @@ func TestChromiumGetsDeltaSidecar(t *testing.T) {
 		}
 	}
 	fileServer := FileServer(os.DirFS(dir), Config{Dictionary: &DictionaryConfig{Match: VersionedMatch("/", nil), MatchDest: []string{"script"}}})
-	var mu sync.Mutex
-	sent := map[string]string{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		fileServer.ServeHTTP(w, r)
-		mu.Lock()
-		sent[r.URL.Path] = w.Header().Get("Content-Encoding")
-		mu.Unlock()
-	}))
-	defer srv.Close()
+	url, sent := recordCodings(t, fileServer)
 
 	profile := browser.Profile(t)
 	var dom string
 	for attempt := 1; ; attempt++ { // see TestChromiumUsesDictionaryForNextBuild in encoding
-		profile.WaitDOM(t, srv.URL+"/v1.html", "loaded 1")
-		dom = profile.WaitDOM(t, srv.URL+"/v2.html", "ran 2")
-		mu.Lock()
-		got := sent["/app.2.js"]
-		mu.Unlock()
+		profile.WaitDOM(t, url+"/v1.html", "loaded 1")
+		dom = profile.WaitDOM(t, url+"/v2.html", "ran 2")
+		got := sent("/app.2.js")
 		if got == "dcz" || attempt == 3 {
 			break
 		}
 		t.Logf("attempt %d: build 2 went out as %q; loading both builds again", attempt, got)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if got := sent["/app.2.js"]; got != "dcz" {
+	if got := sent("/app.2.js"); got != "dcz" {
 		t.Fatalf("build 2 went out as %q, want the dcz delta sidecar", got)
 	}
 	m := regexp.MustCompile(`ran 2 encoded=(\d+) decoded=(\d+)`).FindStringSubmatch(dom)

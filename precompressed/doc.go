@@ -1,7 +1,9 @@
 // Package precompressed serves static files together with their
 // precompressed sidecars: for a request for app.js it picks, by the
 // request's Accept-Encoding (RFC 9110 §12.5.3), among app.js.zst, app.js.br,
-// app.js.gz and app.js itself, whichever exist.
+// app.js.gz and app.js itself, whichever exist. Among the codings the
+// client weighs equally it sends the smallest sidecar (Config.PreferOrder
+// gives ties to the order of Config.Sidecars instead).
 //
 // What it gets right that static servers commonly do not:
 //
@@ -20,7 +22,10 @@
 //     pays for compressing a static file again; the bytes it holds go out
 //     with one write, as http.ServeContent would send them from a file.
 //     The cache is an encoding.Cache, keyed by the file's content, which
-//     Config.Cache can share with the encoding middleware.
+//     Config.Cache can share with the encoding middleware. A file sent
+//     from it a few times is recompressed in the background at the best
+//     level of each coding clients ask for, and then sent smallest-first
+//     (Config.FallbackRecompressAfter).
 //   - Stat results are cached, found and not found, so that a request costs
 //     no more file-system calls than http.FileServer serving the plain file,
 //     within a budget in bytes that counts the names requested

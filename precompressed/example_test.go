@@ -45,6 +45,29 @@ func ExampleFileServer() {
 	// Accept-Encoding "": 200, Content-Encoding "", Content-Type text/javascript; charset=utf-8, Vary Accept-Encoding, sidecar bytes: false
 }
 
+// Among the codings a client weighs equally, the smallest sidecar wins: a
+// browser sending "gzip, deflate, br, zstd" gets the gzip sidecar here,
+// the only one smaller than the .zst beside it (stand-ins for files a
+// build wrote). Config.PreferOrder gives ties to the Sidecars order
+// instead, zstd first.
+func ExampleConfig_preferOrder() {
+	site := fstest.MapFS{
+		"app.js":     {Data: []byte(strings.Repeat("console.log('hi');\n", 100))},
+		"app.js.zst": {Data: make([]byte, 120)},
+		"app.js.gz":  {Data: make([]byte, 90)},
+	}
+	for _, cfg := range []precompressed.Config{{}, {PreferOrder: true}} {
+		r := httptest.NewRequest("GET", "/app.js", nil)
+		r.Header.Set("Accept-Encoding", "gzip, deflate, br, zstd")
+		w := httptest.NewRecorder()
+		precompressed.FileServer(site, cfg).ServeHTTP(w, r)
+		fmt.Printf("PreferOrder %t: Content-Encoding %s, %s bytes\n", cfg.PreferOrder, w.Header().Get("Content-Encoding"), w.Header().Get("Content-Length"))
+	}
+	// Output:
+	// PreferOrder false: Content-Encoding gzip, 90 bytes
+	// PreferOrder true: Content-Encoding zstd, 120 bytes
+}
+
 // Serving an operating-system directory under /static/, confined with
 // os.Root so that no symbolic link inside it leads out.
 func ExampleFileServerRoot() {

@@ -28,9 +28,10 @@ import (
 // of its old content.
 func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *resource, coding string) (done, ok bool) {
 	var codec encoding.Codec
-	for _, c := range s.fallback {
+	ci := 0
+	for i, c := range s.fallback {
 		if c.Name() == coding {
-			codec = c
+			codec, ci = c, i
 		}
 	}
 	v := res.original
@@ -64,9 +65,7 @@ func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *re
 	if body.Bytes == nil {
 		return false, true
 	}
-	if made && s.recompress {
-		s.recompressor.add(e, v, codec)
-	}
+	s.noteSent(r, v, ci, made)
 	contentcache.Served(w, !made) // a middleware around the server counts it
 	w.Header().Set("ETag", etag(body.Tag(bytesHash), coding))
 	serveHeld(w, r, coding, v.modTime, body.Bytes)

@@ -15,6 +15,7 @@ import (
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/zstd"
+	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
 // t0 is the modification time of test originals; sidecars get t0 too
@@ -24,19 +25,28 @@ var t0 = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
 // jsBody is a compressible original, long enough for every coding to win.
 var jsBody = []byte(strings.Repeat("function hello(name) { return 'hello, ' + name; }\n", 40))
 
-// compress encodes b with coding using the reference implementations, as a
-// build step that writes sidecars would.
+// compress encodes b with coding at the reference implementation's best
+// level, as a build step that writes sidecars would.
 func compress(t testing.TB, coding string, b []byte) []byte {
+	t.Helper()
+	best := map[string]int{"gzip": gzip.BestCompression, "br": brotli.BestCompression, "zstd": int(zstd.SpeedBestCompression)}
+	return compressAt(t, coding, best[coding], b)
+}
+
+// compressAt encodes b with coding at a level of the reference library,
+// so that a test can lay out sidecars of chosen relative sizes, as builds
+// with different tools or settings leave them.
+func compressAt(t testing.TB, coding string, level int, b []byte) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	var w io.WriteCloser
 	switch coding {
 	case "gzip":
-		w, _ = gzip.NewWriterLevel(&buf, gzip.BestCompression)
+		w, _ = gzip.NewWriterLevel(&buf, level)
 	case "br":
-		w = brotli.NewWriterLevel(&buf, brotli.BestCompression)
+		w = brotli.NewWriterLevel(&buf, level)
 	case "zstd":
-		zw, err := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.SpeedBestCompression))
+		zw, err := zstd.NewWriter(&buf, zstd.WithEncoderLevel(zstd.EncoderLevel(level)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -51,6 +61,27 @@ func compress(t testing.TB, coding string, b []byte) []byte {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
+}
+
+// recordCodings serves h on 127.0.0.1 for the test's duration and
+// returns its URL and a function that tells the Content-Encoding the last
+// response to a path went out with.
+func recordCodings(t *testing.T, h http.Handler) (url string, sent func(path string) string) {
+	t.Helper()
+	var mu sync.Mutex
+	codings := map[string]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		mu.Lock()
+		codings[r.URL.Path] = w.Header().Get("Content-Encoding")
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func(path string) string {
+		mu.Lock()
+		defer mu.Unlock()
+		return codings[path]
+	}
 }
 
 var (
@@ -165,4 +196,17 @@ func (f *countingFile) Seek(off int64, whence int) (int64, error) {
 
 func (f *countingFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	return f.File.(fs.ReadDirFile).ReadDir(n)
+}
+
+// siteTree is corpus.Site: a generated documentation site.
+func siteTree(scale int) map[string][]byte { return corpus.Site(scale) }
+
+// staticTree is corpus.StaticTree, the site-like tree of the measurements.
+func staticTree(tb testing.TB) map[string][]byte {
+	tb.Helper()
+	tree, err := corpus.StaticTree()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tree
 }

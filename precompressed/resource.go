@@ -1,6 +1,7 @@
 package precompressed
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"embed"
 	"encoding/base64"
@@ -10,6 +11,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -20,10 +22,13 @@ import (
 )
 
 // What the stat cache charges for a resource beyond its name: the
-// resource with its slices, and each file found, with its digest.
+// resource with its slices, each file found, with its digest, and for a
+// file compressed on the fly what its digest learns of that (a
+// fallbackState with three codings, its sizes and its order).
 const (
-	resourceCost = 192
-	variantCost  = 160
+	resourceCost      = 192
+	variantCost       = 160
+	fallbackStateCost = 192
 )
 
 type kind uint8
@@ -40,10 +45,10 @@ type resource struct {
 	name     string
 	kind     kind
 	checked  time.Time
-	forever  bool     // zero modification times: an immutable tree
-	original *variant // nil when only sidecars exist
-	sidecars []*variant
-	offers   []string // the sidecars' codings, for negotiate.Select
+	forever  bool       // zero modification times: an immutable tree
+	original *variant   // nil when only sidecars exist
+	sidecars []*variant // smallest first, unless Config.PreferOrder
+	offers   []string   // the sidecars' codings, in the same order, for negotiate.Select
 	ctype    string
 	fallback bool // compress the original on the fly
 }
@@ -68,6 +73,9 @@ type digest struct {
 	// its entries in the fallback cache; a manifest's hash is too short to
 	// be one.
 	content atomic.Pointer[[sha256.Size]byte]
+	// fallback is what serving the file from the fallback cache taught:
+	// nil until it is, and for sidecars.
+	fallback atomic.Pointer[fallbackState]
 }
 
 // knownDigest is a digest whose hash is already known, from a manifest.
@@ -122,6 +130,9 @@ func (s *server) lookup(name string) *resource {
 // sidecars' names are copies, the original's is the name itself.
 func (res *resource) cost() int64 {
 	n := int64(resourceCost)
+	if res.fallback {
+		n += fallbackStateCost
+	}
 	for _, v := range res.all() {
 		n += variantCost
 		if v.name != res.name {
@@ -172,7 +183,16 @@ func (s *server) resolve(name string, old *resource) *resource {
 				continue // not what Generate wrote beside this original
 			}
 			res.sidecars = append(res.sidecars, v)
-			res.offers = append(res.offers, sc.Coding)
+		}
+		if !s.preferOrder {
+			// Smallest first: negotiate.Select breaks ties between equally
+			// weighted codings by the order of its offers, so the client
+			// gets the fewest bytes it accepts at its highest weight. The
+			// sort is stable, so equal sizes keep the Sidecars order.
+			slices.SortStableFunc(res.sidecars, func(a, b *variant) int { return cmp.Compare(a.size, b.size) })
+		}
+		for _, v := range res.sidecars {
+			res.offers = append(res.offers, v.coding)
 		}
 	}
 	if res.original == nil && len(res.sidecars) == 0 {

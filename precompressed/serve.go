@@ -54,7 +54,7 @@ func (s *server) serveVariant(w http.ResponseWriter, r *http.Request, res *resou
 	if res.fallback {
 		// A client that excludes identity still gets it when nothing else
 		// is acceptable, as RFC 9110 §12.5.3 lets a server do.
-		if coding, _ := negotiate.Select(r.Header, s.fallbackNames...); coding != "" {
+		if coding, _ := negotiate.Select(r.Header, s.fallbackOffers(res.original)...); coding != "" {
 			switch done, ok := s.serveCompressed(w, r, res, coding); {
 			case !ok:
 				return false

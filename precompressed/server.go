@@ -16,6 +16,7 @@ import (
 type server struct {
 	fsys         fs.FS
 	sidecars     []Sidecar
+	preferOrder  bool
 	serveStale   bool
 	hideSidecars bool
 	dotfiles     bool
@@ -23,13 +24,13 @@ type server struct {
 	interval     time.Duration
 	manifest     *Manifest // nil without one
 
-	fallback      []encoding.Codec
-	fallbackNames []string
-	cache         *contentcache.Cache // nil when on-the-fly compression is off
-	minSize       int64
-	maxSize       int64
-	recompress    bool
-	recompressor  recompressor
+	fallback        []encoding.Codec
+	fallbackNames   []string
+	cache           *contentcache.Cache // nil when on-the-fly compression is off
+	minSize         int64
+	maxSize         int64
+	recompressAfter int // responses before a file is recompressed; 0: never
+	recompressor    recompressor
 
 	resources *statCache[*resource]
 
@@ -61,6 +62,7 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 	s := &server{
 		fsys:         fsys,
 		sidecars:     cfg.sidecars(),
+		preferOrder:  cfg.PreferOrder,
 		serveStale:   cfg.ServeStale,
 		hideSidecars: cfg.HideSidecars,
 		dotfiles:     cfg.ServeDotfiles,
@@ -89,7 +91,7 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 			s.fallbackNames = append(s.fallbackNames, c.Name())
 		}
 		s.maxSize = s.cache.Budget() / 4
-		s.recompress = cfg.FallbackRecompress
+		s.recompressAfter = cfg.recompressAfter()
 		s.recompressor.s = s
 	}
 	return s

@@ -21,7 +21,7 @@ func TestSidecarChosenByAcceptEncoding(t *testing.T) {
 		{"x-gzip", "gzip"},
 		{"br", "br"},
 		{"zstd", "zstd"},
-		{"gzip, br, zstd", "zstd"}, // equal weights: the server's order
+		{"gzip, br, zstd", "br"}, // equal weights: the smallest sidecar, br on this text
 		{"gzip;q=1, br;q=0.9, zstd;q=0.8", "gzip"},
 		{"br;q=0, *", "zstd"},
 		{"*;q=0, gzip;q=0.1", "gzip"},
@@ -58,10 +58,10 @@ func TestSidecarChosenByAcceptEncoding(t *testing.T) {
 	}
 }
 
-func TestConfiguredSidecarOrderBreaksTies(t *testing.T) {
-	h := FileServer(siteFS(t), Config{Sidecars: []Sidecar{{"gzip", ".gz"}, {"br", ".br"}}})
+func TestPreferOrderGivesTiesToConfiguredOrder(t *testing.T) {
+	h := FileServer(siteFS(t), Config{PreferOrder: true, Sidecars: []Sidecar{{"gzip", ".gz"}, {"br", ".br"}}})
 	if got := do(h, "GET", "/app.js", "Accept-Encoding", "zstd, br, gzip").Header().Get("Content-Encoding"); got != "gzip" {
-		t.Errorf("Content-Encoding %q, want gzip, first in the configured order (zstd is not configured)", got)
+		t.Errorf("Content-Encoding %q, want gzip, first in the configured order (zstd is not configured), though br is smaller", got)
 	}
 }
 

@@ -34,7 +34,7 @@ func TestFallbackCacheStaysWithinBudgetUnderLoad(t *testing.T) {
 		bodies["/"+name] = b
 	}
 	base := runtime.NumGoroutine()
-	h := FileServer(fsys, Config{FallbackCacheBytes: budget, FallbackRecompress: true})
+	h := FileServer(fsys, Config{FallbackCacheBytes: budget})
 	cache := h.(*server).cache
 	srv := httptest.NewServer(h)
 	defer srv.Close()

@@ -46,6 +46,7 @@ func TestReadmeDefaultsAreTheCodes(t *testing.T) {
 		"encoding.Config.MaxRequestSize":               {size(encoding.DefaultMaxRequestSize)},
 		"precompressed.Config.Sidecars":                {sidecarsDefault()},
 		"precompressed.Config.StatCacheBytes":          {size(precompressed.DefaultStatCacheBytes)},
+		"precompressed.Config.FallbackRecompressAfter": {fmt.Sprintf("%d responses", precompressed.DefaultFallbackRecompressAfter)},
 		"dictionary.NewStore":                          {size(dictionary.DefaultStoreBytes)},
 		"wsdeflate.Config.ServerMaxWindowBits":         {windowBitsDefault(t)},
 		"wsdeflate.AcceptOptions.CompressionLevel":     {fmt.Sprint(wsdeflate.DefaultLevel)},
