@@ -41,6 +41,9 @@ type blockCoder struct {
 	counts [3][64]uint32
 	norm   [3][64]int16
 	tables [3]fseEncoder
+	// weightsTable is the literal code weights' table when one is built
+	// for them.
+	weightsTable fseEncoder
 	// rep holds the last three offsets as the decoder keeps them, across
 	// the blocks of a frame (RFC 8878 §3.1.1.5).
 	rep [3]uint32

@@ -113,7 +113,7 @@ const zstdTableLog = 6
 
 // zstdMinBuilt is the fewest sequences for which a table of their own is
 // considered: below it a description costs more than it saves.
-const zstdMinBuilt = 64
+const zstdMinBuilt = 32
 
 // zstdMinTableGain is the fewest bytes a table built for the body must
 // save, description included, for it to replace the predefined one:
@@ -163,7 +163,7 @@ func (e *blockCoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 		for s, f := range c[:last+1] {
 			predefined += f * zstdStateCost[fseStates(pre[s])*unit]
 		}
-		norm, ok := zstdNormalize(&e.norm[kind], c[:last+1], len(seqs))
+		norm, ok := zstdNormalize(&e.norm[kind], c[:last+1], len(seqs), zstdTableLog)
 		if !ok {
 			continue
 		}
@@ -196,11 +196,11 @@ func (e *blockCoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 	return dst, true
 }
 
-// zstdNormalize scales the counts c of n symbols to 64 states into norm:
-// each present symbol its share rounded down but at least one, the most
-// common the rest. It reports false when that leaves the most common
-// without a state, or a single symbol has every state.
-func zstdNormalize(norm *[64]int16, c []uint32, n int) ([]int16, bool) {
+// zstdNormalize scales the counts c of n symbols to 1<<log states (at most
+// 64) into norm: each present symbol its share rounded down but at least
+// one, the most common the rest. It reports false when that leaves the
+// most common without a state, or a single symbol has every state.
+func zstdNormalize(norm *[64]int16, c []uint32, n int, log uint8) ([]int16, bool) {
 	most, sum := 0, 0
 	for s, f := range c {
 		k := 0
@@ -208,14 +208,14 @@ func zstdNormalize(norm *[64]int16, c []uint32, n int) ([]int16, bool) {
 			if int(f) == n {
 				return nil, false
 			}
-			k = max(int(f)<<zstdTableLog/n, 1)
+			k = max(int(f)<<log/n, 1)
 		}
 		norm[s], sum = int16(k), sum+k
 		if f > c[most] {
 			most = s
 		}
 	}
-	norm[most] += int16(1<<zstdTableLog - sum)
+	norm[most] += int16(1<<log - sum)
 	return norm[:len(c)], norm[most] >= 1
 }
 
