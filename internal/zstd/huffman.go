@@ -103,9 +103,15 @@ var zstdStaticWeights = func() (w struct {
 	return w
 }()
 
-// zstdWeightsLog is the accuracy log of the weights' FSE table, the most
-// allowed (RFC 8878 §4.2.1.2).
-const zstdWeightsLog = 6
+// zstdWeightsLog is the accuracy log of the weights' static FSE table,
+// the most allowed (RFC 8878 §4.2.1.2); zstdBuiltWeightsLog that of a
+// table built for a body's weights, the least: the few dozen weights of a
+// small body are described in fewer bytes, and coded in about as few bits
+// as with 6.
+const (
+	zstdWeightsLog      = 6
+	zstdBuiltWeightsLog = 5
+)
 
 // appendFSEWeights appends the weights FSE-compressed (RFC 8878 §4.2.1.2):
 // a header byte with the size, the table's distribution, and a bit stream
@@ -180,33 +186,27 @@ func (e *blockCoder) appendWeightsTable(dst []byte, weights []byte) ([]byte, *fs
 	for s, f := range count[:last+1] {
 		static += f * zstdStateCost[fseStates(zstdStaticWeights.norm[s])]
 	}
-	// Accuracy logs 5 and 6 (the least and the most allowed): the
-	// smaller describes a few weights in fewer bytes.
-	best, bestLog := static, uint8(0)
-	for log := uint8(5); log <= zstdWeightsLog; log++ {
-		norm, ok := zstdNormalize(&e.norm[0], count[:last+1], len(weights), log)
-		if !ok {
-			continue
-		}
-		unit := int16(1) << (zstdWeightsLog - log)
-		built := uint32(0)
-		for s, f := range count[:last+1] {
-			if f != 0 {
-				built += f * zstdStateCost[norm[s]*unit]
-			}
-		}
-		at := len(dst)
-		dst = appendNCount(dst, norm, log)
-		if price := built + 8*16*uint32(len(dst)-at); price < best {
-			best, bestLog = price, log
-		}
-		dst = dst[:at]
+	norm, ok := zstdNormalize(&e.norm[0], count[:last+1], len(weights), zstdBuiltWeightsLog)
+	if !ok {
+		return append(dst, zstdStaticWeights.desc...), &zstdStaticWeights.table
 	}
-	if bestLog != 0 {
-		norm, _ := zstdNormalize(&e.norm[0], count[:last+1], len(weights), bestLog)
-		e.weightsTable.build(norm, bestLog)
-		return appendNCount(dst, norm, bestLog), &e.weightsTable
+	const unit = 1 << (zstdWeightsLog - zstdBuiltWeightsLog) // zstdStateCost counts in 64ths
+	built := uint32(0)
+	for s, f := range count[:last+1] {
+		if f != 0 {
+			built += f * zstdStateCost[norm[s]*unit]
+		}
 	}
+	if built+8*16 >= static { // a description takes a byte at least
+		return append(dst, zstdStaticWeights.desc...), &zstdStaticWeights.table
+	}
+	at := len(dst)
+	dst = appendNCount(dst, norm, zstdBuiltWeightsLog)
+	if built+8*16*uint32(len(dst)-at) < static {
+		e.weightsTable.build(norm, zstdBuiltWeightsLog)
+		return dst, &e.weightsTable
+	}
+	dst = dst[:at]
 	return append(dst, zstdStaticWeights.desc...), &zstdStaticWeights.table
 }
 

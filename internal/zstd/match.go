@@ -86,18 +86,14 @@ func (e *Encoder) match(src []byte) {
 		if dist != rep0 {
 			rep0, rep1 = dist, rep0
 		}
-		// Written out: a loop over the three costs more than the indexing.
-		if q := start + 1; q <= last {
-			v := deflate.LoadFast64(src, q)
-			long[deflate.HashLong(v)], short[hashShort5(v)] = int32(q)+base, int32(q)+base
-		}
-		if q := end - 2; q <= last {
-			v := deflate.LoadFast64(src, q)
-			long[deflate.HashLong(v)], short[hashShort5(v)] = int32(q)+base, int32(q)+base
-		}
+		// The match's second and last but one positions in the 8-byte
+		// table, its third and last in the 5-byte one, as zstd's
+		// double-fast does.
 		if q := end - 1; q <= last {
-			v := deflate.LoadFast64(src, q)
-			long[deflate.HashLong(v)], short[hashShort5(v)] = int32(q)+base, int32(q)+base
+			long[deflate.HashLong(deflate.LoadFast64(src, start+1))] = int32(start+1) + base
+			short[hashShort5(deflate.LoadFast64(src, start+2))] = int32(start+2) + base
+			long[deflate.HashLong(deflate.LoadFast64(src, q-1))] = int32(q-1) + base
+			short[hashShort5(deflate.LoadFast64(src, q))] = int32(q) + base
 		}
 		p, pending = end, end
 		// The offset before last, at once: a repeat code with no literals.

@@ -173,6 +173,11 @@ func (e *blockCoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 				built += f * zstdStateCost[norm[s]]
 			}
 		}
+		// A description takes a byte at least: where that is too many,
+		// the table is not worth describing.
+		if built+16*8*uint32(1+zstdMinTableGain) >= predefined {
+			continue
+		}
 		at := len(dst)
 		dst = appendNCount(dst, norm, zstdTableLog)
 		if built+16*8*uint32(len(dst)-at+zstdMinTableGain) >= predefined {
