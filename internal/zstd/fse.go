@@ -210,19 +210,6 @@ func (t *fseEncoder) start(s uint8) uint32 {
 	return uint32(t.next[(int32(v>>n)+sym.deltaState)&63])
 }
 
-// startFirst returns s's first state: like start, a state that codes s
-// last of all, and one from which the decoder's next state change takes at
-// least one bit, as a bit stream that ends with s needs when its decoder
-// finds the end by running out of bits (the literal weights', RFC 8878
-// §4.2.1.2): from the later states of a symbol of more than half the
-// states, that change takes none, and the decoder would read on.
-func (t *fseEncoder) startFirst(s uint8) uint32 {
-	sym := t.sym[s&63]
-	n := (sym.deltaBits + 1<<16 - 1) >> 16 // the most bits a state of s sends
-	count := int32((n<<16 - sym.deltaBits) >> (n & 31))
-	return uint32(t.next[(sym.deltaState+count)&63])
-}
-
 // encode adds the bits that take the decoder from state to the state
 // that codes s, and returns that state (zstd's FSE_encodeSymbol).
 func (t *fseEncoder) encode(w fastBits, state uint32, s uint8) (fastBits, uint32) {

@@ -140,11 +140,11 @@ func (e *blockCoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool)
 	var s0, s1 uint32
 	i := n - 3
 	if n&1 == 1 {
-		s0, s1 = t.startFirst(weights[n-1]), t.startFirst(weights[n-2])
+		s0, s1 = t.start(weights[n-1]), t.start(weights[n-2])
 		w, s0 = t.encode(w, s0, weights[n-3])
 		i--
 	} else {
-		s1, s0 = t.startFirst(weights[n-1]), t.startFirst(weights[n-2])
+		s1, s0 = t.start(weights[n-1]), t.start(weights[n-2])
 	}
 	// Four pairs of weights take at most 48 bits: a flush per four.
 	for ; i >= 7; i -= 8 {
