@@ -8,11 +8,12 @@ import (
 // single block. It is made for small HTTP responses, where a general-purpose
 // zstd encoder spends most of its time on the block's entropy tables. Its
 // matches come from deflate.WholeEncoder's hash tables, found straight into
-// sequences; its literals are Huffman-coded, the code's weights described with
-// one static FSE table (or directly); its sequences are coded with the
-// predefined FSE tables (§3.1.1.3.2.2), which cost nothing to describe or
-// build, or from 64 sequences up with tables built for the body where the
-// estimate says they pay. Offsets that repeat one of the last three are sent as
+// sequences the way zstd's double-fast strategy finds them (match.go); its
+// literals are Huffman-coded, the code's weights described with an FSE table
+// built for them or a static one, whichever is smaller (or directly); its
+// sequences are coded with the predefined FSE tables (§3.1.1.3.2.2), which
+// cost nothing to describe or build, or from 32 sequences up with tables
+// built for the body where the estimate says they pay. Offsets that repeat one of the last three are sent as
 // repeat codes (§3.1.1.5).
 //
 // The frame is single-segment, with the body's size and no checksum: a
@@ -41,6 +42,9 @@ type blockCoder struct {
 	counts [3][64]uint32
 	norm   [3][64]int16
 	tables [3]fseEncoder
+	// weightsTable is the literal code weights' table when one is built
+	// for them.
+	weightsTable fseEncoder
 	// rep holds the last three offsets as the decoder keeps them, across
 	// the blocks of a frame (RFC 8878 §3.1.1.5).
 	rep [3]uint32

@@ -89,39 +89,44 @@ func (e *blockCoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) {
 
 // zstdStaticWeights is a distribution of literal code weights typical of
 // the text of small web bodies (about half the literals of the range
-// absent, the rest spread over weights 1-7), with its description and
-// coding table, made once.
+// absent, the rest spread over weights 1-7), with its description, its
+// coding table and its price per weight, made once: the weights' table
+// when one built for the body's weights would not be smaller.
 var zstdStaticWeights = func() (w struct {
 	desc  []byte
 	table fseEncoder
-	steps fseSteps
+	norm  []int16
 }) {
-	norm := []int16{28, 6, 6, 5, 5, 5, 4, 1, -1, -1, -1, -1}
-	w.desc = appendNCount(nil, norm, zstdWeightsLog)
-	w.table.build(norm, zstdWeightsLog)
-	w.steps = w.table.steps()
+	w.norm = []int16{28, 6, 6, 5, 5, 5, 4, 1, -1, -1, -1, -1}
+	w.desc = appendNCount(nil, w.norm, zstdWeightsLog)
+	w.table.build(w.norm, zstdWeightsLog)
 	return w
 }()
 
-// zstdWeightsLog is the accuracy log of the weights' FSE table, the most
-// allowed (RFC 8878 §4.2.1.2).
-const zstdWeightsLog = 6
+// zstdWeightsLog is the accuracy log of the weights' static FSE table,
+// the most allowed (RFC 8878 §4.2.1.2); zstdBuiltWeightsLog that of a
+// table built for a body's weights, the least: the few dozen weights of a
+// small body are described in fewer bytes, and coded in about as few bits
+// as with 6.
+const (
+	zstdWeightsLog      = 6
+	zstdBuiltWeightsLog = 5
+)
 
 // appendFSEWeights appends the weights FSE-compressed (RFC 8878 §4.2.1.2):
 // a header byte with the size, the table's distribution, and a bit stream
 // of two states taking the weights in turn, and reports false, having
 // appended nothing, when that takes 128 bytes or more. The distribution is
-// zstdStaticWeights, whatever the body: one of its own would save a few
-// bytes on small JSON, CSS or JavaScript bodies and cost more of the
-// encoder's time to count, describe and build than those bytes are worth.
+// the weights' own where that prices lower, description included, than
+// zstdStaticWeights: on a body of 1 KiB the description is a tenth of the
+// output, and a distribution of its own saves a quarter of it.
 func (e *blockCoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool) {
 	if len(weights) < 2 {
 		return dst, false
 	}
 	start := len(dst)
 	dst = append(dst, 0)
-	dst = append(dst, zstdStaticWeights.desc...)
-	t := &zstdStaticWeights.table
+	dst, t := e.appendWeightsTable(dst, weights)
 
 	// Weight i goes to the first state if i is even, the second if odd;
 	// written backwards, the last two set the states the decoder starts
@@ -142,21 +147,20 @@ func (e *blockCoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool)
 		s1, s0 = t.start(weights[n-1]), t.start(weights[n-2])
 	}
 	// Four pairs of weights take at most 48 bits: a flush per four.
-	steps := &zstdStaticWeights.steps
 	for ; i >= 7; i -= 8 {
 		for j := i; j > i-8; j -= 2 {
-			w, s1 = w.step(steps[weights[j]&63][s1&63])
-			w, s0 = w.step(steps[weights[j-1]&63][s0&63])
+			w, s1 = t.encode(w, s1, weights[j])
+			w, s0 = t.encode(w, s0, weights[j-1])
 		}
 		w = w.flush(buf)
 	}
 	for ; i >= 1; i -= 2 { // i is odd
-		w, s1 = w.step(steps[weights[i]&63][s1&63])
-		w, s0 = w.step(steps[weights[i-1]&63][s0&63])
+		w, s1 = t.encode(w, s1, weights[i])
+		w, s0 = t.encode(w, s0, weights[i-1])
 		w = w.flush(buf)
 	}
-	w = w.addBits(uint64(s1&(1<<zstdWeightsLog-1)), zstdWeightsLog)
-	w = w.addBits(uint64(s0&(1<<zstdWeightsLog-1)), zstdWeightsLog)
+	w = w.addBits(uint64(s1&(1<<t.log-1)), t.log)
+	w = w.addBits(uint64(s0&(1<<t.log-1)), t.log)
 	w = w.add(1 | 1<<16) // the end mark
 	dst = dst[:at+w.close(buf)]
 	if len(dst)-start-1 >= 128 {
@@ -164,6 +168,46 @@ func (e *blockCoder) appendFSEWeights(dst []byte, weights []byte) ([]byte, bool)
 	}
 	dst[start] = byte(len(dst) - start - 1)
 	return dst, true
+}
+
+// appendWeightsTable appends the description of the weights' table, one
+// built for weights or zstdStaticWeights, whichever prices the weights
+// lower with its description, and returns the table.
+func (e *blockCoder) appendWeightsTable(dst []byte, weights []byte) ([]byte, *fseEncoder) {
+	var count [16]uint32 // weights are at most zstdMaxHuffBits
+	for _, w := range weights {
+		count[w&15]++
+	}
+	last := zstdMaxHuffBits
+	for count[last] == 0 {
+		last--
+	}
+	static := uint32(8 * 16 * len(zstdStaticWeights.desc))
+	for s, f := range count[:last+1] {
+		static += f * zstdStateCost[fseStates(zstdStaticWeights.norm[s])]
+	}
+	norm, ok := zstdNormalize(&e.norm[0], count[:last+1], len(weights), zstdBuiltWeightsLog)
+	if !ok {
+		return append(dst, zstdStaticWeights.desc...), &zstdStaticWeights.table
+	}
+	const unit = 1 << (zstdWeightsLog - zstdBuiltWeightsLog) // zstdStateCost counts in 64ths
+	built := uint32(0)
+	for s, f := range count[:last+1] {
+		if f != 0 {
+			built += f * zstdStateCost[norm[s]*unit]
+		}
+	}
+	if built+8*16 >= static { // a description takes a byte at least
+		return append(dst, zstdStaticWeights.desc...), &zstdStaticWeights.table
+	}
+	at := len(dst)
+	dst = appendNCount(dst, norm, zstdBuiltWeightsLog)
+	if built+8*16*uint32(len(dst)-at) < static {
+		e.weightsTable.build(norm, zstdBuiltWeightsLog)
+		return dst, &e.weightsTable
+	}
+	dst = dst[:at]
+	return append(dst, zstdStaticWeights.desc...), &zstdStaticWeights.table
 }
 
 // zstdCodes sets, for the code lengths lens (count[l] of length l), per
