@@ -67,7 +67,11 @@ func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *re
 	}
 	s.noteSent(r, v, ci, made)
 	contentcache.Served(w, !made) // a middleware around the server counts it
-	w.Header().Set("ETag", etag(body.Tag(bytesHash), coding))
+	tag := etag(body.Tag(bytesHash), coding)
+	if answerNotModified(w, r, tag, v.modTime) {
+		return true, true
+	}
+	w.Header().Set("ETag", tag)
 	serveHeld(w, r, coding, v.modTime, body.Bytes)
 	return true, true
 }

@@ -69,6 +69,9 @@ type digest struct {
 	once sync.Once
 	sum  string
 	err  error
+	// done is set once sum is known, so that a conditional request can be
+	// answered without opening the file (known).
+	done atomic.Bool
 	// content is the full SHA-256 of the file once read, the address of
 	// its entries in the fallback cache; a manifest's hash is too short to
 	// be one.
@@ -82,7 +85,16 @@ type digest struct {
 func knownDigest(sum string) *digest {
 	d := new(digest)
 	d.once.Do(func() { d.sum = sum })
+	d.done.Store(true)
 	return d
+}
+
+// known returns the hash when it is known already, without reading.
+func (d *digest) known() (string, bool) {
+	if !d.done.Load() {
+		return "", false
+	}
+	return d.sum, d.err == nil
 }
 
 // get returns the hash of the file f, reading it and seeking back to the
@@ -99,6 +111,7 @@ func (d *digest) get(f io.ReadSeeker) (string, error) {
 		if d.err == nil {
 			d.content.Store(&full)
 		}
+		d.done.Store(true)
 	})
 	return d.sum, d.err
 }
