@@ -42,15 +42,16 @@ const (
 // resource is what one name resolves to: the original file, the fresh
 // sidecars beside it, and the facts about them that every request needs.
 type resource struct {
-	name     string
-	kind     kind
-	checked  time.Time
-	forever  bool       // zero modification times: an immutable tree
-	original *variant   // nil when only sidecars exist
-	sidecars []*variant // smallest first, unless Config.PreferOrder
-	offers   []string   // the sidecars' codings, in the same order, for negotiate.Select
-	ctype    string
-	fallback bool // compress the original on the fly
+	name       string
+	kind       kind
+	checked    time.Time
+	forever    bool       // zero modification times: an immutable tree
+	original   *variant   // nil when only sidecars exist
+	sidecars   []*variant // smallest first, unless Config.PreferOrder
+	offers     []string   // the sidecars' codings, in the same order, for negotiate.Select
+	ctype      string
+	ctypeValue []string // ctype as a header value, shared by every response
+	fallback   bool     // compress the original on the fly
 }
 
 // variant is one file that can answer for a resource.
@@ -232,6 +233,7 @@ func (s *server) resolve(name string, old *resource) *resource {
 			res.ctype = s.sniff(res)
 		}
 	}
+	res.ctypeValue = []string{res.ctype}
 	res.fallback = len(s.fallback) > 0 && direct == nil && !delta && res.original != nil && len(res.sidecars) == 0 &&
 		res.original.size >= s.minSize && res.original.size <= s.maxSize && encoding.CompressibleType(httpfield.MediaType(res.ctype))
 	return res

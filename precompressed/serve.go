@@ -34,9 +34,13 @@ func (s *server) serveVariant(w http.ResponseWriter, r *http.Request, res *resou
 	if len(res.offers) > 0 || res.fallback {
 		// RFC 9110 §12.5.5: every response of a negotiated resource, the
 		// identity one and 304s included, says what it varies on.
-		negotiate.AddVary(h, "Accept-Encoding")
+		if h["Vary"] == nil {
+			h["Vary"] = varyAcceptCoding // shared: AddVary copies before it adds
+		} else {
+			negotiate.AddVary(h, "Accept-Encoding")
+		}
 	}
-	h.Set("Content-Type", res.ctype)
+	h["Content-Type"] = res.ctypeValue
 	if len(res.sidecars) > 0 {
 		coding, _ := negotiate.Select(r.Header, res.offers...)
 		switch {
@@ -72,6 +76,13 @@ func (s *server) serveVariant(w http.ResponseWriter, r *http.Request, res *resou
 // (RFC 9110 §14.1.1: ranges are of the selected representation).
 func (s *server) serveFile(w http.ResponseWriter, r *http.Request, res *resource, v *variant) bool {
 	if sum, ok := v.digest.known(); ok && answerNotModified(w, r, etag(sum, v.coding), v.modTime) {
+		return true
+	}
+	switch hf, ok := s.held(res, v); {
+	case !ok:
+		return false
+	case hf != nil:
+		serveHeldFile(w, r, v.coding, v.modTime, hf)
 		return true
 	}
 	f, rs, sum, ok := s.openHashed(w, res, v)
