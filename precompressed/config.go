@@ -336,13 +336,19 @@ func (cfg *Config) statCacheBytes() int64 {
 
 // fileCacheBytes is the budget of the held files; 0: off.
 func (cfg *Config) fileCacheBytes() int64 {
+	return defaultOrOff(cfg.FileCacheBytes, DefaultFileCacheBytes)
+}
+
+// defaultOrOff reads a field where zero means def and a negative value
+// off, returned as 0.
+func defaultOrOff[T int | int64](v, def T) T {
 	switch {
-	case cfg.FileCacheBytes == 0:
-		return DefaultFileCacheBytes
-	case cfg.FileCacheBytes < 0:
+	case v == 0:
+		return def
+	case v < 0:
 		return 0
 	}
-	return cfg.FileCacheBytes
+	return v
 }
 
 func (cfg *Config) fallback() []encoding.Codec {
@@ -353,13 +359,7 @@ func (cfg *Config) fallback() []encoding.Codec {
 }
 
 func (cfg *Config) recompressAfter() int {
-	switch {
-	case cfg.FallbackRecompressAfter == 0:
-		return DefaultFallbackRecompressAfter
-	case cfg.FallbackRecompressAfter < 0:
-		return 0
-	}
-	return cfg.FallbackRecompressAfter
+	return defaultOrOff(cfg.FallbackRecompressAfter, DefaultFallbackRecompressAfter)
 }
 
 func (cfg *Config) cacheBytes() int64 {

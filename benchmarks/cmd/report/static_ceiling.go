@@ -35,17 +35,11 @@ func (r *Report) staticCeiling(ctx context.Context) error {
 		r.skip("wrk is not installed (Debian: wrk)")
 		return nil
 	}
-	a, err := r.prepareAssets()
+	a, ng, stop, err := r.assetsAndNginx()
 	if err != nil {
 		return err
 	}
-	ng, why := r.startNginx(a)
-	if ng == nil {
-		r.logf("   nginx row skipped: %s", why)
-		fmt.Fprintf(r.md, "nginx row skipped: %s.\n\n", why)
-	} else {
-		defer ng.Stop()
-	}
+	defer stop()
 	srv, err := r.startOurs(a)
 	if err != nil {
 		return err
