@@ -12,16 +12,40 @@ import (
 const heldFileCost = 320
 
 // heldFile is a small file's bytes with the header values of a 200 that
-// sends them, each a slice of one value ready to be put in a header as it
-// is. Header values are shared by every response: their capacity is their
-// length, so that an append copies them.
+// sends them.
 type heldFile struct {
-	digest       *digest // the version held: a file changed on disk has another
-	body         []byte
+	digest *digest // the version held: a file changed on disk has another
+	body   []byte
+	*readyHeader
+}
+
+// readyHeader is the header values of a 200 that sends a variant, each a
+// slice of one value ready to be put in a header as it is. They are shared
+// by every response: their capacity is their length, so that an append
+// copies them.
+type readyHeader struct {
+	sum          string // the hash the ETag is made of
 	etag         []string
-	lastModified []string // nil when the file has no modification time
+	lastModified []string // nil when the variant has no modification time
 	length       []string
-	encoding     []string // nil for the original
+	encoding     []string // nil for identity
+}
+
+// newReadyHeader makes the header values of a variant in coding of size
+// bytes, whose content hashes to sum.
+func newReadyHeader(sum, coding string, modTime time.Time, size int) *readyHeader {
+	rh := &readyHeader{
+		sum:    sum,
+		etag:   []string{etag(sum, coding)},
+		length: []string{strconv.Itoa(size)},
+	}
+	if !unknownTime(modTime) {
+		rh.lastModified = []string{modTime.UTC().Format(http.TimeFormat)}
+	}
+	if coding != "" {
+		rh.encoding = []string{coding}
+	}
+	return rh
 }
 
 // Header values that every held response shares.
@@ -59,18 +83,7 @@ func (s *server) held(res *resource, v *variant) (hf *heldFile, ok bool) {
 	if err != nil {
 		return nil, true
 	}
-	hf = &heldFile{
-		digest: v.digest,
-		body:   body,
-		etag:   []string{etag(sum, v.coding)},
-		length: []string{strconv.Itoa(len(body))},
-	}
-	if v.coding != "" {
-		hf.encoding = []string{v.coding}
-	}
-	if !unknownTime(v.modTime) {
-		hf.lastModified = []string{v.modTime.UTC().Format(http.TimeFormat)}
-	}
+	hf = &heldFile{digest: v.digest, body: body, readyHeader: newReadyHeader(sum, v.coding, v.modTime, len(body))}
 	s.files.put(v.name, hf, heapBytes(len(body))+heldFileCost)
 	return hf, true
 }
@@ -86,17 +99,17 @@ func (s *server) holdable(v *variant) bool {
 // it: no Last-Modified then.
 func unknownTime(t time.Time) bool { return t.IsZero() || t.Equal(time.Unix(0, 0)) }
 
-// serveHeldFile sends hf, the variant in coding, with the header values it
-// holds. A plain GET or HEAD, the common case, goes out as
+// serveReady sends body, the variant in coding, with the header values
+// of rh. A plain GET or HEAD, the common case, goes out as
 // http.ServeContent would send it, without its work; conditional and
 // range requests go through it.
-func serveHeldFile(w http.ResponseWriter, r *http.Request, coding string, modTime time.Time, hf *heldFile) {
-	w.Header()["Etag"] = hf.etag
+func serveReady(w http.ResponseWriter, r *http.Request, coding string, modTime time.Time, body []byte, rh *readyHeader) {
+	w.Header()["Etag"] = rh.etag
 	if !plainRequest(r) {
-		serveHeld(w, r, coding, modTime, hf.body)
+		serveHeld(w, r, coding, modTime, body)
 		return
 	}
-	writeWhole(w, r, hf.body, hf.lastModified, hf.length, hf.encoding)
+	writeWhole(w, r, body, rh.lastModified, rh.length, rh.encoding)
 }
 
 // plainRequest reports whether r asks for the whole representation with

@@ -29,6 +29,13 @@ func TestHeldFileIsByteIdenticalToFileOnDisk(t *testing.T) {
 	for _, target := range []string{"/app.js", "/", "/logo.png", "/notime.js", "/data.json", "/blob", "/app.js.gz"} {
 		for _, ae := range []string{"", "br", "zstd", "gzip", "gzip;q=0.5, br"} {
 			tag := do(disk, "GET", target, "Accept-Encoding", ae).Header().Get("Etag")
+			// A plain GET, written directly, is the 200 http.ServeContent
+			// sends to a request it must evaluate: the fallback's too.
+			plain := do(memory, "GET", target, "Accept-Encoding", ae)
+			viaServeContent := do(disk, "GET", target, "Accept-Encoding", ae, "If-None-Match", `"other"`)
+			if fmt.Sprint(plain.Header()) != fmt.Sprint(viaServeContent.Header()) || !bytes.Equal(plain.Body.Bytes(), viaServeContent.Body.Bytes()) {
+				t.Errorf("GET %s, Accept-Encoding %q: plain\n%v\nthrough ServeContent\n%v", target, ae, plain.Header(), viaServeContent.Header())
+			}
 			for _, req := range [][]string{
 				{"GET"}, {"HEAD"},
 				{"GET", "Range", "bytes=0-9"},

@@ -24,11 +24,12 @@ import (
 // What the stat cache charges for a resource beyond its name: the
 // resource with its slices, each file found, with its digest, and for a
 // file compressed on the fly what its digest learns of that (a
-// fallbackState with three codings, its sizes and its order).
+// fallbackState with three codings, its sizes, its order and the header
+// values of each coding's response).
 const (
 	resourceCost      = 192
 	variantCost       = 160
-	fallbackStateCost = 192
+	fallbackStateCost = 192 + 3*256
 )
 
 type kind uint8

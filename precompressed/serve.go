@@ -82,7 +82,7 @@ func (s *server) serveFile(w http.ResponseWriter, r *http.Request, res *resource
 	case !ok:
 		return false
 	case hf != nil:
-		serveHeldFile(w, r, v.coding, v.modTime, hf)
+		serveReady(w, r, v.coding, v.modTime, hf.body, hf.readyHeader)
 		return true
 	}
 	f, rs, sum, ok := s.openHashed(w, res, v)
