@@ -61,7 +61,7 @@ type Config struct {
 	// still revalidates, and If-Match stays exact with tags made per coding
 	// (see ETagSuffix for what the handler sees). With DisableConditional a
 	// handler that tags its variants per coding itself, as precompressed
-	// does, should be wrapped with ETagKeep.
+	// does, still answers If-None-Match, but If-Match only with ETagKeep.
 	DisableConditional bool
 
 	// Jitter, when positive, pads every compressed response for an amount
@@ -203,7 +203,9 @@ const (
 	// If-None-Match, and If-Match on methods other than GET and HEAD, with
 	// that suffix taken off the tags of the response's coding (only that
 	// coding: "abc-gzip" never validates a br response), in one field line,
-	// so that a handler comparing the field with its own tag by == finds it.
+	// so that a handler comparing the field with its own tag by == finds it;
+	// the client's own If-None-Match lines follow, for a handler that tags
+	// per coding itself.
 	// If-Match on GET and HEAD is the middleware's to evaluate, against the
 	// tag of the bytes sent (see DisableConditional). If-Range reaches the
 	// handler as the client sent it: a compressed tag does not match the

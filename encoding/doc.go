@@ -33,6 +33,8 @@
 // coding: a handler testing r.Header.Get("If-None-Match") == `"v1"` finds
 // its own tag and answers 304, which then carries "v1-br" again; a tag of
 // another coding is left as it is, since it names another representation.
+// The client's own If-None-Match lines follow that one, so a handler that
+// tags per coding itself (precompressed) finds its tag too.
 // Then, before any byte of a 200 to GET or HEAD is sent, the middleware
 // evaluates If-None-Match (weak comparison, §13.1.2) or, without it,
 // If-Modified-Since (§13.1.3) against the response's final ETag and

@@ -92,11 +92,16 @@ func listsETag(lines []string, etag string, weak bool) bool {
 // If-None-Match and If-Match name tags that adjustETag made: the handler
 // sees them without the suffix of the coding this response is in, in one
 // field line, so that a handler comparing the field with its own tag by
-// string equality finds it. A tag of another coding is left as it is: it
-// names a representation this response is not. If-Range is left alone:
-// a handler's tag does not match the suffixed one, so it ignores the Range
-// and sends the whole body, compressed, which is what a client holding part
-// of the compressed representation needs (RFC 9110 §13.1.5).
+// string equality finds it. If-None-Match keeps the client's lines after
+// that one, so that a handler that tags its variants per coding itself
+// (precompressed) finds its own tag and answers 304 without reading what
+// it would send (RFC 9110 §13.1.2: any listed tag that matches counts, and
+// both forms name the same representation). A tag of another coding is
+// left as it is: it names a representation this response is not. If-Range
+// is left alone: a handler's tag does not match the suffixed one, so it
+// ignores the Range and sends the whole body, compressed, which is what a
+// client holding part of the compressed representation needs (RFC 9110
+// §13.1.5).
 //
 // With conditionals evaluated by the middleware (the default), a GET or
 // HEAD request reaches the handler without If-Match, and without the
@@ -128,7 +133,10 @@ func (w *responseWriter) conditionalRequest(r *http.Request) *http.Request {
 	}
 	header := r.Header.Clone()
 	if stripINM {
-		header["If-None-Match"] = []string{stripSuffix(inm, suffix)}
+		// The client's own lines follow the stripped one: r.Header.Get and
+		// http.ServeContent read only the first, a handler that tags per
+		// coding itself finds its "x-br" among the rest.
+		header["If-None-Match"] = append([]string{stripSuffix(inm, suffix)}, inm...)
 	}
 	if stripIM {
 		header["If-Match"] = []string{stripSuffix(im, suffix)}

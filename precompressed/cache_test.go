@@ -90,10 +90,12 @@ func TestZeroModTimeTreeIsStattedOnce(t *testing.T) {
 }
 
 // A file edited after its stat was cached is noticed by the fstat made on
-// open, and the request gets the new file instead of an error.
+// open, and the request gets the new file instead of an error. (A file
+// held in memory is not opened: it is checked every CheckInterval, see
+// TestHeldFileChangedOnDiskIsServedNewAfterTheInterval.)
 func TestFileChangedSinceStatIsServedFresh(t *testing.T) {
 	fsys := siteFS(t)
-	h := FileServer(fsys, Config{CheckInterval: time.Hour})
+	h := FileServer(fsys, Config{CheckInterval: time.Hour, FileCacheBytes: -1})
 	do(h, "GET", "/app.js")
 	fsys["app.js"] = &fstest.MapFile{Data: []byte("edited"), ModTime: t0.Add(time.Second)}
 	if w := do(h, "GET", "/app.js"); w.Code != 200 || w.Body.String() != "edited" {

@@ -91,6 +91,18 @@ type Config struct {
 	// the stat results of delta sidecars.
 	StatCacheBytes int64
 
+	// FileCacheBytes bounds the memory that holds the bytes of small files,
+	// sidecars and originals, with the header values of their 200s, so
+	// that they are served without opening them: a file is read once and
+	// checked again, by its stat results, every CheckInterval, like
+	// everything the server knows of it. A file larger than 1/64 of the
+	// budget (512 KiB by default) is opened for each response and sent
+	// with sendfile where the connection allows. When full, files not
+	// requested lately go first. Zero means DefaultFileCacheBytes; a
+	// negative value turns it off; a positive value under MinFileCacheBytes,
+	// too small to hold a file of 1 KiB, makes FileServer panic.
+	FileCacheBytes int64
+
 	// Fallback lists the codecs used to compress, on the fly, a compressible
 	// file that has no sidecar, at their default levels. Their order breaks
 	// ties between codings a client weighs equally until the file is
@@ -177,6 +189,15 @@ type Config struct {
 // less than 1 KiB plus four times the length of its name.
 const DefaultStatCacheBytes = 16 << 20
 
+// DefaultFileCacheBytes is the budget of the memory that holds small
+// files when Config.FileCacheBytes is zero: a site of 32 MiB in sidecars
+// and originals is served from memory whole.
+const DefaultFileCacheBytes = 32 << 20
+
+// MinFileCacheBytes is the smallest positive Config.FileCacheBytes: the
+// budget whose 1/64, the largest file held, is 1 KiB.
+const MinFileCacheBytes = 64 << 10
+
 // DefaultMinSize is the smallest file compressed, on the fly or by
 // Generate, when Config.FallbackMinSize or GenerateConfig.MinSize is zero.
 // It is half encoding.DefaultMinSize on purpose: a file is compressed once
@@ -244,6 +265,9 @@ func (cfg *Config) check() error {
 	if cfg.StatCacheBytes < 0 {
 		return fmt.Errorf("precompressed: Config.StatCacheBytes %d: must not be negative (zero means DefaultStatCacheBytes)", cfg.StatCacheBytes)
 	}
+	if cfg.FileCacheBytes > 0 && cfg.FileCacheBytes < MinFileCacheBytes {
+		return fmt.Errorf("precompressed: Config.FileCacheBytes %d: holds no file worth holding; at least MinFileCacheBytes (%d), or negative for off", cfg.FileCacheBytes, MinFileCacheBytes)
+	}
 	names := map[string]bool{}
 	for i, c := range cfg.Fallback {
 		if c == nil {
@@ -310,6 +334,23 @@ func (cfg *Config) statCacheBytes() int64 {
 	return cfg.StatCacheBytes
 }
 
+// fileCacheBytes is the budget of the held files; 0: off.
+func (cfg *Config) fileCacheBytes() int64 {
+	return defaultOrOff(cfg.FileCacheBytes, DefaultFileCacheBytes)
+}
+
+// defaultOrOff reads a field where zero means def and a negative value
+// off, returned as 0.
+func defaultOrOff[T int | int64](v, def T) T {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}
+
 func (cfg *Config) fallback() []encoding.Codec {
 	if cfg.Fallback == nil {
 		return []encoding.Codec{encoding.Zstd(), encoding.Brotli(), encoding.Gzip()}
@@ -318,13 +359,7 @@ func (cfg *Config) fallback() []encoding.Codec {
 }
 
 func (cfg *Config) recompressAfter() int {
-	switch {
-	case cfg.FallbackRecompressAfter == 0:
-		return DefaultFallbackRecompressAfter
-	case cfg.FallbackRecompressAfter < 0:
-		return 0
-	}
-	return cfg.FallbackRecompressAfter
+	return defaultOrOff(cfg.FallbackRecompressAfter, DefaultFallbackRecompressAfter)
 }
 
 func (cfg *Config) cacheBytes() int64 {

@@ -57,6 +57,7 @@ func TestMisconfigurationPanicsWhenBuiltNamingTheField(t *testing.T) {
 		{"empty sidecar list", func() http.Handler { return FileServer(fsys, Config{Sidecars: []Sidecar{}}) }, "Config.Sidecars is empty"},
 		{"negative FallbackMinSize", func() http.Handler { return FileServer(fsys, Config{FallbackMinSize: -1}) }, "Config.FallbackMinSize -1"},
 		{"negative stat budget", func() http.Handler { return FileServer(fsys, Config{StatCacheBytes: -1}) }, "Config.StatCacheBytes -1"},
+		{"file cache too small to hold a file", func() http.Handler { return FileServer(fsys, Config{FileCacheBytes: 4096}) }, "Config.FileCacheBytes 4096"},
 		{"nil fallback codec", func() http.Handler {
 			return FileServer(fsys, Config{Fallback: []encoding.Codec{encoding.Gzip(), nil}})
 		}, "Config.Fallback[1]"},

@@ -30,6 +30,9 @@
 //     no more file-system calls than http.FileServer serving the plain file,
 //     within a budget in bytes that counts the names requested
 //     (Config.StatCacheBytes).
+//   - Small files are held in memory with the header values of their
+//     responses, checked by the same stat results (Config.FileCacheBytes);
+//     larger ones are opened for each response and sent with sendfile.
 //
 // Use FileServerRoot for an operating-system directory: it confines the tree
 // with os.Root, so that neither ".." nor a symbolic link leads out of it.

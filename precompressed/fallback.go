@@ -67,9 +67,26 @@ func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *re
 	}
 	s.noteSent(r, v, ci, made)
 	contentcache.Served(w, !made) // a middleware around the server counts it
-	w.Header().Set("ETag", etag(body.Tag(bytesHash), coding))
-	serveHeld(w, r, coding, v.modTime, body.Bytes)
+	rh := s.fallbackHeader(v, ci, coding, body)
+	if answerNotModified(w, r, rh.etag[0], v.modTime) {
+		return true, true
+	}
+	serveReady(w, r, coding, v.modTime, body.Bytes, rh)
 	return true, true
+}
+
+// fallbackHeader returns the header values of v compressed in coding, the
+// fallback codec ci, as body holds it: kept in v's fallback state until the
+// cache's bytes for it change (a recompression, or a miss made anew).
+func (s *server) fallbackHeader(v *variant, ci int, coding string, body *contentcache.Body) *readyHeader {
+	st := s.fallbackState(v)
+	sum := body.Tag(bytesHash)
+	if rh := st.ready[ci].Load(); rh != nil && rh.sum == sum {
+		return rh
+	}
+	rh := newReadyHeader(sum, coding, v.modTime, len(body.Bytes))
+	st.ready[ci].Store(rh)
+	return rh
 }
 
 // bytesHash is the ETag hash of b, the form hashString gives.

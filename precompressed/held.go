@@ -4,15 +4,28 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"strconv"
 	"time"
 )
 
 // serveHeld sends body, bytes held in memory in coding ("" for identity),
 // through http.ServeContent, which implements the conditional requests,
 // Range and HEAD as for a file; Content-Encoding goes on a 200 or 206 only.
+// A plain request gets the 200 ServeContent would send, written directly.
 // The bytes reach the connection with one Write, without the copy through a
 // fresh buffer that ServeContent's io.CopyN would make (see heldWriter).
 func serveHeld(w http.ResponseWriter, r *http.Request, coding string, modTime time.Time, body []byte) {
+	if plainRequest(r) {
+		var lastModified, enc []string
+		if !unknownTime(modTime) {
+			lastModified = []string{modTime.UTC().Format(http.TimeFormat)}
+		}
+		if coding != "" {
+			enc = []string{coding}
+		}
+		writeWhole(w, r, body, lastModified, []string{strconv.Itoa(len(body))}, enc)
+		return
+	}
 	hr := &heldReader{b: body}
 	hr.r.Reset(body)
 	ew := &encodedWriter{ResponseWriter: w, coding: coding}

@@ -168,11 +168,11 @@ func (r *readFromRecorder) ReadFrom(src io.Reader) (int64, error) {
 	return io.Copy(r.ResponseRecorder, src)
 }
 
-// A sidecar reaches the connection through its ReadFrom, so that an
-// *os.File body still goes out with sendfile despite the Content-Encoding
-// wrapper.
+// A sidecar opened to be sent (not held in memory) reaches the connection
+// through its ReadFrom, so that an *os.File body still goes out with
+// sendfile despite the Content-Encoding wrapper.
 func TestSidecarGoesThroughConnectionReadFrom(t *testing.T) {
-	h := FileServer(siteFS(t), Config{})
+	h := FileServer(siteFS(t), Config{FileCacheBytes: -1})
 	w := &readFromRecorder{ResponseRecorder: httptest.NewRecorder()}
 	r := httptest.NewRequest("GET", "/app.js", nil)
 	r.Header.Set("Accept-Encoding", "br")

@@ -27,7 +27,8 @@ type fallbackState struct {
 	queued atomic.Uint32 // bit i: recompressed, or waiting to be
 	done   atomic.Uint32 // bit i: recompressed, its best-level bytes in the cache
 	sizes  []atomic.Int64
-	order  atomic.Pointer[[]string] // fallback codings smallest first; nil until one is recompressed
+	order  atomic.Pointer[[]string]      // fallback codings smallest first; nil until one is recompressed
+	ready  []atomic.Pointer[readyHeader] // per fallback codec, the header values of its cached bytes
 }
 
 // fallbackState returns v's state, made on first use.
@@ -35,7 +36,7 @@ func (s *server) fallbackState(v *variant) *fallbackState {
 	if st := v.digest.fallback.Load(); st != nil {
 		return st
 	}
-	st := &fallbackState{sizes: make([]atomic.Int64, len(s.fallback))}
+	st := &fallbackState{sizes: make([]atomic.Int64, len(s.fallback)), ready: make([]atomic.Pointer[readyHeader], len(s.fallback))}
 	if v.digest.fallback.CompareAndSwap(nil, st) {
 		return st
 	}

@@ -24,11 +24,12 @@ import (
 // What the stat cache charges for a resource beyond its name: the
 // resource with its slices, each file found, with its digest, and for a
 // file compressed on the fly what its digest learns of that (a
-// fallbackState with three codings, its sizes and its order).
+// fallbackState with three codings, its sizes, its order and the header
+// values of each coding's response).
 const (
 	resourceCost      = 192
 	variantCost       = 160
-	fallbackStateCost = 192
+	fallbackStateCost = 192 + 3*256
 )
 
 type kind uint8
@@ -42,15 +43,16 @@ const (
 // resource is what one name resolves to: the original file, the fresh
 // sidecars beside it, and the facts about them that every request needs.
 type resource struct {
-	name     string
-	kind     kind
-	checked  time.Time
-	forever  bool       // zero modification times: an immutable tree
-	original *variant   // nil when only sidecars exist
-	sidecars []*variant // smallest first, unless Config.PreferOrder
-	offers   []string   // the sidecars' codings, in the same order, for negotiate.Select
-	ctype    string
-	fallback bool // compress the original on the fly
+	name       string
+	kind       kind
+	checked    time.Time
+	forever    bool       // zero modification times: an immutable tree
+	original   *variant   // nil when only sidecars exist
+	sidecars   []*variant // smallest first, unless Config.PreferOrder
+	offers     []string   // the sidecars' codings, in the same order, for negotiate.Select
+	ctype      string
+	ctypeValue []string // ctype as a header value, shared by every response
+	fallback   bool     // compress the original on the fly
 }
 
 // variant is one file that can answer for a resource.
@@ -69,6 +71,9 @@ type digest struct {
 	once sync.Once
 	sum  string
 	err  error
+	// done is set once sum is known, so that a conditional request can be
+	// answered without opening the file (known).
+	done atomic.Bool
 	// content is the full SHA-256 of the file once read, the address of
 	// its entries in the fallback cache; a manifest's hash is too short to
 	// be one.
@@ -82,7 +87,16 @@ type digest struct {
 func knownDigest(sum string) *digest {
 	d := new(digest)
 	d.once.Do(func() { d.sum = sum })
+	d.done.Store(true)
 	return d
+}
+
+// known returns the hash when it is known already, without reading.
+func (d *digest) known() (string, bool) {
+	if !d.done.Load() {
+		return "", false
+	}
+	return d.sum, d.err == nil
 }
 
 // get returns the hash of the file f, reading it and seeking back to the
@@ -99,6 +113,7 @@ func (d *digest) get(f io.ReadSeeker) (string, error) {
 		if d.err == nil {
 			d.content.Store(&full)
 		}
+		d.done.Store(true)
 	})
 	return d.sum, d.err
 }
@@ -219,6 +234,7 @@ func (s *server) resolve(name string, old *resource) *resource {
 			res.ctype = s.sniff(res)
 		}
 	}
+	res.ctypeValue = []string{res.ctype}
 	res.fallback = len(s.fallback) > 0 && direct == nil && !delta && res.original != nil && len(res.sidecars) == 0 &&
 		res.original.size >= s.minSize && res.original.size <= s.maxSize && encoding.CompressibleType(httpfield.MediaType(res.ctype))
 	return res

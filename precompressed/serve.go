@@ -34,9 +34,13 @@ func (s *server) serveVariant(w http.ResponseWriter, r *http.Request, res *resou
 	if len(res.offers) > 0 || res.fallback {
 		// RFC 9110 §12.5.5: every response of a negotiated resource, the
 		// identity one and 304s included, says what it varies on.
-		negotiate.AddVary(h, "Accept-Encoding")
+		if h["Vary"] == nil {
+			h["Vary"] = varyAcceptCoding // shared: AddVary copies before it adds
+		} else {
+			negotiate.AddVary(h, "Accept-Encoding")
+		}
 	}
-	h.Set("Content-Type", res.ctype)
+	h["Content-Type"] = res.ctypeValue
 	if len(res.sidecars) > 0 {
 		coding, _ := negotiate.Select(r.Header, res.offers...)
 		switch {
@@ -71,6 +75,16 @@ func (s *server) serveVariant(w http.ResponseWriter, r *http.Request, res *resou
 // (RFC 9110 §13, §14) on the bytes of v, the encoded ones for a sidecar
 // (RFC 9110 §14.1.1: ranges are of the selected representation).
 func (s *server) serveFile(w http.ResponseWriter, r *http.Request, res *resource, v *variant) bool {
+	if sum, ok := v.digest.known(); ok && answerNotModified(w, r, etag(sum, v.coding), v.modTime) {
+		return true
+	}
+	switch hf, ok := s.held(res, v); {
+	case !ok:
+		return false
+	case hf != nil:
+		serveReady(w, r, v.coding, v.modTime, hf.body, hf.readyHeader)
+		return true
+	}
 	f, rs, sum, ok := s.openHashed(w, res, v)
 	if !ok {
 		return false
@@ -257,31 +271,64 @@ func (s *server) serveDecoded(w http.ResponseWriter, r *http.Request, res *resou
 	}
 }
 
+// answerNotModified answers a GET or HEAD with 304 when it names tag, the
+// strong ETag of the variant about to be sent, in If-None-Match, or
+// without that has an If-Modified-Since not before modTime (RFC 9110
+// §13.1.2, §13.1.3): from what the stat cache knows, before the file is
+// opened. Every field line of If-None-Match counts, the ones after the
+// first that a middleware suffixing tags per coding leaves as the client
+// sent them included. A request with If-Match or If-Unmodified-Since,
+// which come first (§13.2.2), is left to http.ServeContent.
+func answerNotModified(w http.ResponseWriter, r *http.Request, tag string, modTime time.Time) bool {
+	h := r.Header
+	if h["If-None-Match"] == nil && h["If-Modified-Since"] == nil || h["If-Match"] != nil || h["If-Unmodified-Since"] != nil {
+		return false
+	}
+	if !unmodified(r, tag, modTime) {
+		return false
+	}
+	// RFC 9110 §15.4.5: the 200's ETag and Vary, without the metadata of
+	// a body, as http.ServeContent sends it.
+	wh := w.Header()
+	wh.Set("ETag", tag)
+	delete(wh, "Content-Type")
+	w.WriteHeader(http.StatusNotModified)
+	return true
+}
+
 // weakPreconditions evaluates RFC 9110 §13.2.2 for a representation whose
 // only validator is the weak tag: If-Match needs a strong match, which a
-// weak tag never gives (§13.1.1); If-None-Match uses weak comparison
-// (§13.1.2), and If-Modified-Since counts only without it (§13.1.3). It
-// returns 412, 304 or 0 to go on.
+// weak tag never gives (§13.1.1). It returns 412, 304 or 0 to go on.
 func weakPreconditions(r *http.Request, tag string, modTime time.Time) int {
 	if im := r.Header.Get("If-Match"); im != "" && strings.TrimSpace(im) != "*" {
 		return http.StatusPreconditionFailed
 	}
+	if unmodified(r, tag, modTime) {
+		return http.StatusNotModified
+	}
+	return 0
+}
+
+// unmodified reports whether If-None-Match lists tag, by the weak
+// comparison (RFC 9110 §13.1.2), or, without If-None-Match, whether
+// If-Modified-Since is not before modTime (§13.1.3).
+func unmodified(r *http.Request, tag string, modTime time.Time) bool {
 	if inm := r.Header.Values("If-None-Match"); len(inm) > 0 {
 		opaque := strings.TrimPrefix(tag, "W/")
 		for _, line := range inm {
 			for _, t := range strings.Split(line, ",") {
 				t = strings.TrimSpace(t)
 				if t == "*" || strings.TrimPrefix(t, "W/") == opaque {
-					return http.StatusNotModified
+					return true
 				}
 			}
 		}
-		return 0
+		return false
 	}
 	if ims := r.Header.Get("If-Modified-Since"); ims != "" && !modTime.IsZero() {
 		if t, err := http.ParseTime(ims); err == nil && !modTime.Truncate(time.Second).After(t) {
-			return http.StatusNotModified
+			return true
 		}
 	}
-	return 0
+	return false
 }

@@ -33,6 +33,7 @@ type server struct {
 	recompressor    recompressor
 
 	resources *statCache[*resource]
+	files     *statCache[*heldFile] // nil when Config.FileCacheBytes is negative
 
 	dict *dictionaryServer // nil without Config.Dictionary
 }
@@ -79,6 +80,9 @@ func FileServer(fsys fs.FS, cfg Config) http.Handler {
 		statBudget -= statBudget / 8
 	}
 	s.resources = newStatCache[*resource](statBudget)
+	if budget := cfg.fileCacheBytes(); budget > 0 {
+		s.files = newStatCache[*heldFile](budget)
+	}
 	switch budget := cfg.cacheBytes(); {
 	case cfg.Cache != nil:
 		s.cache = contentcache.Hook(cfg.Cache)

@@ -22,6 +22,7 @@ var checkedInPackage = map[string]string{
 	"precompressed.Config.FallbackMinSize":    "precompressed.TestReadmeStatesFileServerDefaults",
 	"precompressed.Config.FallbackCacheBytes": "precompressed.TestReadmeStatesFileServerDefaults",
 	"precompressed.Config.CheckInterval":      "precompressed.TestReadmeStatesFileServerDefaults",
+	"precompressed.Config.FileCacheBytes":     "precompressed.TestReadmeStatesFileServerDefaults",
 }
 
 // TestReadmeDefaultsAreTheCodes checks every row of the README's

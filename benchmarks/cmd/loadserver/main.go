@@ -14,6 +14,7 @@
 //	/static/     precompressed.FileServer over -static (with sidecars)
 //	/fallback/   precompressed.FileServer over -fallback (no sidecars: cached on-the-fly copies)
 //	/files/      http.FileServer over -static (the uncompressed baseline)
+//	/memory/     each -static file's .br sidecar from memory, as a plain handler writes it (Go's ceiling)
 //	/stream      a compressed response that sends 160 KB and stays in flight until /release
 //	/release     lets every /stream response finish
 //	/ws          a wsdeflate echo: answers one message, then stays idle
@@ -30,8 +31,10 @@ import (
 	"mime"
 	"net/http"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -108,6 +111,11 @@ func newServer(level int, jsonFile, assetFile, static, fallback string) (*server
 		}
 		s.mux.Handle("/static/", http.StripPrefix("/static", precompressed.FileServerRoot(root, precompressed.Config{})))
 		s.mux.Handle("/files/", http.StripPrefix("/files", http.FileServer(http.Dir(static))))
+		memory, err := memoryHandler(static)
+		if err != nil {
+			return nil, err
+		}
+		s.mux.Handle("/memory/", http.StripPrefix("/memory", memory))
 	}
 	if fallback != "" {
 		root, err := os.OpenRoot(fallback)
@@ -121,6 +129,38 @@ func newServer(level int, jsonFile, assetFile, static, fallback string) (*server
 	s.mux.HandleFunc("/ws", s.ws)
 	s.mux.HandleFunc("/mem", s.mem)
 	return s, nil
+}
+
+// memoryHandler serves, as /NAME, the bytes of NAME.br in dir, read once:
+// what the simplest handler that holds them does, with the header a
+// precompressed sidecar response carries and nothing else to do. It is
+// the ceiling a Go file server reaches on net/http.
+func memoryHandler(dir string) (http.Handler, error) {
+	held := map[string][]byte{}
+	names, err := filepath.Glob(filepath.Join(dir, "*.br"))
+	if err != nil {
+		return nil, fmt.Errorf("loadserver: %w", err)
+	}
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("loadserver: %w", err)
+		}
+		held["/"+strings.TrimSuffix(filepath.Base(name), ".br")] = b
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := held[r.URL.Path]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		h := w.Header()
+		h.Set("Content-Type", mime.TypeByExtension(path.Ext(r.URL.Path)))
+		h.Set("Content-Encoding", "br")
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+		h.Set("Vary", "Accept-Encoding")
+		w.Write(body)
+	}), nil
 }
 
 func bytesHandler(ctype string, body []byte) http.Handler {

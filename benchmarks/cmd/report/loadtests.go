@@ -93,17 +93,11 @@ func (r *Report) loadTests(ctx context.Context) error {
 		r.cacheTargets(nil)
 		return nil
 	}
-	a, err := r.prepareAssets()
+	a, ng, stop, err := r.assetsAndNginx()
 	if err != nil {
 		return err
 	}
-	ng, why := r.startNginx(a)
-	if ng == nil {
-		r.logf("   nginx rows skipped: %s", why)
-		fmt.Fprintf(r.md, "nginx rows skipped: %s.\n\n", why)
-	} else {
-		defer ng.Stop()
-	}
+	defer stop()
 	_, abErr := lookPath("ab")
 	if abErr != nil {
 		r.logf("   ab rounds skipped: ab is not installed (Debian: apache2-utils)")

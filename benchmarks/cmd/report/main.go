@@ -43,7 +43,7 @@ func main() {
 	count := flag.Int("count", 0, "override the Go benchmarks' -count")
 	duration := flag.Duration("duration", 0, "override each wrk run's duration (at most 10s)")
 	root := flag.String("root", "", "repository whose README.md, docs/performance.md, benchmarks/RESULTS.md and benchmarks/charts are written (default: the one around the benchmarks module)")
-	only := flag.String("only", "", "comma-separated parts to run: published,load,scaling,levels,equal,gobench,streams,dictionaries,static-bytes (default all)")
+	only := flag.String("only", "", "comma-separated parts to run: published,load,scaling,levels,equal,gobench,streams,dictionaries,static,static-bytes (default all)")
 	flag.Parse()
 	if *quick && *full {
 		fatal(fmt.Errorf("report: -quick and -full exclude each other"))

@@ -96,6 +96,7 @@ func (r *Report) Run(ctx context.Context) error {
 		{"gobench", "middleware", r.goBenchmarks},
 		{"streams", "streams", r.streams},
 		{"dictionaries", "route-dictionaries", r.routeDictionaries},
+		{"static", "static-ceiling", r.staticCeiling},
 		{"static-bytes", "static-bytes", r.staticBytes},
 	}
 	var ran []string

@@ -51,7 +51,7 @@ func TestTinyReportWritesEverySection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, title := range []string{"## Machine", "## Published test", "## Load: wrk", "## Static files", "## Repeat responses",
+	for _, title := range []string{"## Machine", "## Published test", "## Load: wrk", "## Static files", "## Static files against Go's ceiling", "## Repeat responses",
 		"## Scaling: time per response", "## Scaling: heap against compressed", "## Scaling: heap against idle WebSocket",
 		"## Level sweep", "## Middleware at equal level, on every kind", "## Middleware at equal level: every kind and size",
 		"## Own small-body encoders", "## Frontier", "## Middleware against other Go middleware", "## WebSocket: wsdeflate"} {

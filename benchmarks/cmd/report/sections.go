@@ -34,8 +34,8 @@ type publishedFile struct {
 // an error of the next run, not a section silently no longer updated.
 var publishedFiles = []publishedFile{
 	{"README.md", []string{"headline"}},
-	{"docs/performance.md", []string{"summary", "equal-level", "own-encoders", "frontier", "streams", "route-dictionaries", "websocket", "load", "static", "static-bytes"}},
-	{"benchmarks/RESULTS.md", []string{"run", "machine", "summary", "published", "load", "static", "static-bytes", "scaling", "levels",
+	{"docs/performance.md", []string{"summary", "equal-level", "own-encoders", "frontier", "streams", "route-dictionaries", "websocket", "load", "static", "static-ceiling", "static-bytes"}},
+	{"benchmarks/RESULTS.md", []string{"run", "machine", "summary", "published", "load", "static", "static-ceiling", "static-bytes", "scaling", "levels",
 		"equal-level", "equal-level-sizes", "own-encoders", "frontier", "middleware", "streams", "route-dictionaries", "websocket", "end"}},
 }
 

@@ -107,6 +107,22 @@ func nginxConf(a *assets, brotli bool) string {
 	return b.String()
 }
 
+// assetsAndNginx lays out the assets and starts nginx over them; without
+// nginx it notes in the section and the log why its rows are missing, and
+// ng is nil. stop ends nginx, if started.
+func (r *Report) assetsAndNginx() (a *assets, ng *load.Nginx, stop func(), err error) {
+	if a, err = r.prepareAssets(); err != nil {
+		return nil, nil, nil, err
+	}
+	ng, why := r.startNginx(a)
+	if ng == nil {
+		r.logf("   nginx rows skipped: %s", why)
+		fmt.Fprintf(r.md, "nginx rows skipped: %s.\n\n", why)
+		return a, nil, func() {}, nil
+	}
+	return a, ng, ng.Stop, nil
+}
+
 // startNginx starts nginx with nginxConf, or returns why it cannot.
 func (r *Report) startNginx(a *assets) (*load.Nginx, string) {
 	if _, err := exec.LookPath("nginx"); err != nil {
