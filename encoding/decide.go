@@ -220,17 +220,11 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 		// A flush before the first byte sends the header alone and leaves
 		// the encoder to what follows (see holdDeferred).
 	default:
-		if w.flushing && w.s.jitter == 0 {
-			// A stream that flushes before it outgrows the buffer: events,
-			// many of them open at once, each worth a small encoder.
-			enc = w.offer.pool.getStream(&w.out)
-			w.streaming = enc != nil
-		}
-		if enc == nil {
-			var err error
-			if enc, err = w.offer.pool.get(&w.out); err != nil {
-				return false
-			}
+		// A stream that flushes before it outgrows the buffer: events,
+		// many of them open at once, each worth a small encoder.
+		var err error
+		if enc, err = w.takeEncoder(w.flushing && w.s.jitter == 0); err != nil {
+			return false
 		}
 	}
 	// Content-Length would end chunked framing, and with it the trailers

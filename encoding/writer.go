@@ -244,16 +244,9 @@ func (w *responseWriter) holdDeferred(p []byte) (int, error) {
 // the codec's stream Writer when stream and it has one, and passes it the
 // held body.
 func (w *responseWriter) startEncoder(stream bool) error {
-	var enc Writer
-	if stream {
-		enc = w.offer.pool.getStream(&w.out)
-		w.streaming = enc != nil
-	}
-	if enc == nil {
-		var err error
-		if enc, err = w.offer.pool.get(&w.out); err != nil {
-			return err
-		}
+	enc, err := w.takeEncoder(stream)
+	if err != nil {
+		return err
 	}
 	w.enc, w.deferred = enc, false
 	if body := w.held(); len(body) > 0 {
@@ -263,6 +256,19 @@ func (w *responseWriter) startEncoder(stream bool) error {
 	}
 	w.dropBuffer()
 	return nil
+}
+
+// takeEncoder takes an encoder writing to the response: the codec's stream
+// Writer when stream and it has one for the level, else a pooled
+// streaming encoder.
+func (w *responseWriter) takeEncoder(stream bool) (Writer, error) {
+	if stream {
+		if enc := w.offer.pool.getStream(&w.out); enc != nil {
+			w.streaming = true
+			return enc, nil
+		}
+	}
+	return w.offer.pool.get(&w.out)
 }
 
 // finishDeferred sends the body of a response whose encoder was never
