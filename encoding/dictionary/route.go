@@ -41,9 +41,10 @@ type RouteConfig struct {
 	// route to announce it, and how many times smaller than dcz with the
 	// announced dictionary for it to replace that one. Default 1.3
 	// (DefaultMinGain): the browser downloads and keeps the dictionary,
-	// up to MaxBytes, for the route's responses to repay; on the corpus's
-	// JSON a route dictionary saves from nothing to over twice br's bytes.
-	// NewRoute refuses a value under 1.
+	// up to MaxBytes, for the route's responses to repay, and what a route
+	// dictionary saves depends on the data (the report's route-dictionaries
+	// section measures it on the corpus's JSON). NewRoute refuses a value
+	// under 1.
 	MinGain float64
 
 	// MaxAge is how long a client may keep the dictionary (its

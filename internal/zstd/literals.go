@@ -65,9 +65,9 @@ func (e *blockCoder) appendLiterals(dst, src []byte) []byte {
 // entropy low enough for a Huffman code to save 3 % even with a long
 // description (about half a byte per symbol present), so that literals
 // that are not text (compressed or random data, which take most of 8 bits)
-// skip building one. Counting every symbol up to the largest, as it once
-// did, sent UTF-8 text and JSON with a few bytes above 127 raw: 20 % larger
-// than klauspost on such 1 KiB bodies. Text literals, all below 128, need not ask: they always
+// skip building one. It prices the symbols present, not every symbol up
+// to the largest, which would send UTF-8 text and JSON with a few bytes
+// above 127 raw. Text literals, all below 128, need not ask: they always
 // gain.
 func zstdHuffmanPays(freq []uint32, n int) bool {
 	// n·log2(n) - Σ f·log2(f) is the entropy in bits, counted here in
