@@ -39,7 +39,7 @@ type deflateStream struct {
 
 	enc    *deflate.Encoder // the own encoder, nil unless live
 	lib    *flate.Writer    // klauspost's, nil unless live
-	recent tail             // the last input, while lib is live
+	recent deflate.Window   // the last input, while lib is live
 	codes  *deflate.Table   // the codes the own encoder reuses
 	hist   []byte           // the history kept while released
 	frame  [10]byte         // room for the header and the trailer
@@ -59,7 +59,7 @@ var (
 )
 
 func newDeflateStream(w io.Writer, gzip bool, level int) *deflateStream {
-	return &deflateStream{dst: w, gzip: gzip, level: level, adler: 1, recent: tail{max: streamHistory}}
+	return &deflateStream{dst: w, gzip: gzip, level: level, adler: 1}
 }
 
 func (s *deflateStream) writeHeader() {
@@ -108,8 +108,8 @@ func (s *deflateStream) toLibrary() error {
 			return err
 		}
 	}
-	s.recent.reset()
-	s.recent.write(window)
+	s.recent = deflate.Window{Size: streamHistory}
+	s.recent.Write(window)
 	s.dropOwn()
 	return nil
 }
@@ -137,7 +137,7 @@ func (s *deflateStream) Write(p []byte) (int, error) {
 		}
 	}
 	if s.lib != nil {
-		s.recent.write(p)
+		s.recent.Write(p)
 		_, s.err = s.lib.Write(p)
 	} else {
 		_, s.err = s.enc.Write(p)
@@ -211,7 +211,7 @@ func (s *deflateStream) Release() {
 	case s.dirty:
 		return
 	case s.lib != nil:
-		s.hist = append(s.hist[:0], s.recent.bytes()...)
+		s.hist = append(s.hist[:0], s.recent.Bytes()...)
 	case s.enc != nil:
 		s.hist = append(s.hist[:0], s.enc.History(streamHistory)...)
 	}
@@ -225,7 +225,7 @@ func (s *deflateStream) drop() {
 		s.lib.ResetDict(nil, nil)
 		libraryFlate[s.level].Put(s.lib)
 		s.lib = nil
-		s.recent.reset()
+		s.recent = deflate.Window{} // its buffer goes with the library's encoder
 	}
 }
 
@@ -242,30 +242,8 @@ func (s *deflateStream) dropOwn() {
 func (s *deflateStream) Reset(w io.Writer) {
 	s.drop()
 	// A new stream's codes start afresh.
-	*s = deflateStream{dst: w, gzip: s.gzip, level: s.level, adler: 1, hist: s.hist[:0], recent: s.recent}
+	*s = deflateStream{dst: w, gzip: s.gzip, level: s.level, adler: 1, hist: s.hist[:0]}
 }
-
-// tail keeps the last max bytes written to it.
-type tail struct {
-	b   []byte
-	max int
-}
-
-func (t *tail) write(p []byte) {
-	if len(p) >= t.max {
-		t.b = append(t.b[:0], p[len(p)-t.max:]...)
-		return
-	}
-	if over := len(t.b) + len(p) - t.max; over > 0 {
-		t.b = t.b[:copy(t.b, t.b[over:])]
-	}
-	t.b = append(t.b, p...)
-}
-
-func (t *tail) bytes() []byte { return t.b }
-
-// reset empties t, giving its buffer back.
-func (t *tail) reset() { t.b = nil }
 
 // adler32Update continues the Adler-32 checksum a over p (RFC 1950 §8.2).
 func adler32Update(a uint32, p []byte) uint32 {

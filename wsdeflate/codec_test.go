@@ -270,25 +270,6 @@ func maxInt(s []int) int {
 	return m
 }
 
-func TestWindowKeepsTheLastBytesInOrder(t *testing.T) {
-	// Writes that fit, wrap, fill exactly and overflow the ring.
-	var all []byte
-	w := window{size: 16}
-	for i, n := range []int{5, 7, 9, 16, 3, 40, 0, 13} {
-		p := bytes.Repeat([]byte{byte('a' + i)}, n)
-		p = append(p[:0:0], p...)
-		for j := range p {
-			p[j] += byte(j % 3)
-		}
-		w.write(p)
-		all = append(all, p...)
-		want := all[max(0, len(all)-16):]
-		if got := w.bytes(); !bytes.Equal(got, want) {
-			t.Fatalf("after write %d: window = %q, want %q", i, got, want)
-		}
-	}
-}
-
 func TestStandardLibraryReadsOurStream(t *testing.T) {
 	// Peers inflate with zlib or Go's compress/flate: our messages, each
 	// with its trailer put back (RFC 7692 §7.2.2), must form one standard

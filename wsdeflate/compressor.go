@@ -47,7 +47,7 @@ type Compressor struct {
 	fw    deflater       // live encoder, nil while released
 	codes *deflate.Table // level 1: the Huffman codes this direction reuses
 	out   appendWriter
-	hist  window // plaintext history, to re-seed fw after Release
+	hist  deflate.Window // plaintext history, to re-seed fw after Release
 	mw    messageWriter
 }
 
@@ -70,7 +70,7 @@ func NewCompressor(d Direction, level int) (*Compressor, error) {
 	d.MaxWindowBits = min(max(d.MaxWindowBits, 8), 15)
 	c := &Compressor{dir: d, level: level}
 	if d.ContextTakeover {
-		c.hist.size = min(1<<d.MaxWindowBits, maxReseedHistory)
+		c.hist.Size = min(1<<d.MaxWindowBits, maxReseedHistory)
 	}
 	c.mw.c = c
 	return c, nil
@@ -94,7 +94,7 @@ func (c *Compressor) acquire() {
 	c.fw = getWriter(c.dir.MaxWindowBits, c.level)
 	var dict []byte
 	if c.dir.ContextTakeover {
-		dict = c.hist.bytes()
+		dict = c.hist.Bytes()
 	}
 	c.fw.ResetDict(&c.out, dict)
 	if e, ok := c.fw.(*deflate.Encoder); ok {
@@ -133,7 +133,7 @@ func (c *Compressor) Compress(dst, msg []byte) ([]byte, error) {
 // encoder to the pool (RFC 7692 §7.1.1: every message starts afresh).
 func (c *Compressor) finish(msg []byte) {
 	if c.dir.ContextTakeover {
-		c.hist.write(msg)
+		c.hist.Write(msg)
 		return
 	}
 	c.releaseEncoder()
@@ -142,7 +142,7 @@ func (c *Compressor) finish(msg []byte) {
 // abandon drops the context after a failure: the peer's view of the window
 // is unknown, so the connection cannot continue it.
 func (c *Compressor) abandon() {
-	c.hist.reset()
+	c.hist.Reset()
 	c.Release()
 }
 
@@ -201,7 +201,7 @@ func (m *messageWriter) Write(p []byte) (int, error) {
 		return 0, m.fail(err)
 	}
 	if m.c.dir.ContextTakeover {
-		m.c.hist.write(p)
+		m.c.hist.Write(p)
 	}
 	// Keep the last len(trailer) bytes: they may be the end of the message.
 	if err := m.pass(len(m.c.out.buf) - len(trailer)); err != nil {

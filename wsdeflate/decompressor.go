@@ -8,6 +8,7 @@ import (
 	"math"
 
 	"github.com/klauspost/compress/flate"
+	"github.com/squeezehttp/squeeze/internal/deflate"
 )
 
 // DefaultReadLimit is the largest message, after decompression, that a
@@ -47,7 +48,7 @@ type Decompressor struct {
 	in        *[]byte // from inputPool while live, nil while released
 	src       source
 	streaming bool
-	hist      window // plaintext history, to re-seed fr after Release or BFINAL
+	hist      deflate.Window // plaintext history, to re-seed fr after Release or BFINAL
 	mr        messageReader
 }
 
@@ -64,7 +65,7 @@ func NewDecompressor(d Direction, readLimit int) *Decompressor {
 	dc := &Decompressor{dir: d, limit: limit}
 	if d.ContextTakeover {
 		// Keep at least 512 bytes: zlib peers told to use 8 bits use 9.
-		dc.hist.size = 1 << max(d.MaxWindowBits, minZlibWindowBits)
+		dc.hist.Size = 1 << max(d.MaxWindowBits, minZlibWindowBits)
 	}
 	dc.mr.d = dc
 	return dc
@@ -88,7 +89,7 @@ func (d *Decompressor) begin(streaming bool) {
 	}
 	var dict []byte
 	if d.dir.ContextTakeover {
-		dict = d.hist.bytes()
+		dict = d.hist.Bytes()
 	}
 	var r io.Reader = &d.msg
 	if streaming {
@@ -182,7 +183,7 @@ func (d *Decompressor) step(n, room int, err error) (done bool, _ error) {
 // when every message starts afresh.
 func (d *Decompressor) finish(msg []byte) {
 	if d.dir.ContextTakeover {
-		d.hist.write(msg)
+		d.hist.Write(msg)
 		return
 	}
 	d.Release()
@@ -250,7 +251,7 @@ func (m *messageReader) Read(p []byte) (int, error) {
 		return 0, m.err
 	}
 	if d.dir.ContextTakeover {
-		d.hist.write(p[:n])
+		d.hist.Write(p[:n])
 	}
 	done, err := d.step(n, len(p), err)
 	switch {
