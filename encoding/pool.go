@@ -20,7 +20,7 @@ type encoderPool struct {
 	oncePadded AppendPadder
 	pool       sync.Pool // of Writer
 	// streamer is the codec's encoder for flushed streams, nil when it has
-	// none; streams holds its idle Writers.
+	// none at this level; streams holds its idle Writers.
 	streamer Streamer
 	streams  sync.Pool
 }
@@ -35,7 +35,19 @@ func newEncoderPool(c Codec, level int) (*encoderPool, error) {
 	p := &encoderPool{codec: c, level: level, coding: c.Name()}
 	p.once, _ = c.(AppendEncoder)
 	p.padder, _ = c.(Padder)
-	p.streamer, _ = c.(Streamer)
+	if st, ok := c.(Streamer); ok {
+		// Whether the codec streams flushed responses at this level is
+		// known now, and so is an error in its stream Writer: the first
+		// one goes to the pool.
+		wr, err := st.NewStreamWriter(io.Discard, level)
+		if err != nil {
+			return nil, fmt.Errorf("encoding: %s stream writer: %w", p.coding, err)
+		}
+		if wr != nil {
+			p.streamer = st
+			p.putStream(wr)
+		}
+	}
 	if p.once != nil && p.padder != nil {
 		p.oncePadded, _ = c.(AppendPadder)
 	}

@@ -34,8 +34,7 @@ type deflateStream struct {
 	crc      uint32
 	adler    uint32 // Adler-32 of the input, zlib's checksum
 	size     uint32 // the input's length mod 2^32, gzip's ISIZE
-	dirty    bool   // written since the last Flush
-	interval int    // bytes written since the last Flush
+	interval int    // bytes written since the last Flush; 0: nothing pending
 
 	enc    *deflate.Encoder // the own encoder, nil unless live
 	lib    *flate.Writer    // klauspost's, nil unless live
@@ -129,7 +128,6 @@ func (s *deflateStream) Write(p []byte) (int, error) {
 	} else {
 		s.adler = adler32Update(s.adler, p)
 	}
-	s.dirty = true
 	s.interval += len(p)
 	if s.enc != nil && s.interval > streamChunk {
 		if s.err = s.toLibrary(); s.err != nil {
@@ -153,10 +151,10 @@ func (s *deflateStream) Write(p []byte) (int, error) {
 // sends nothing but the header, if that has not gone out yet.
 func (s *deflateStream) Flush() error {
 	s.writeHeader()
-	if s.err != nil || !s.dirty {
+	if s.err != nil || s.interval == 0 {
 		return s.err
 	}
-	s.dirty, s.interval = false, 0
+	s.interval = 0
 	if s.lib != nil {
 		s.err = s.lib.Flush()
 	} else {
@@ -208,7 +206,7 @@ func (s *deflateStream) Release() {
 		return
 	}
 	switch {
-	case s.dirty:
+	case s.interval > 0:
 		return
 	case s.lib != nil:
 		s.hist = append(s.hist[:0], s.recent.Bytes()...)

@@ -41,7 +41,6 @@ type streamCoder[S any] interface {
 type ownStream[S any, E streamCoder[S]] struct {
 	dst    io.Writer
 	header bool // the header went out (or is in the live encoder's bits)
-	dirty  bool // written since the last Flush
 
 	enc   E
 	live  bool       // enc is ours; while released it is the zero E
@@ -59,7 +58,7 @@ type ownStream[S any, E streamCoder[S]] struct {
 	library  libraryStreams
 	lib      Writer
 	libOpen  bool
-	interval int // bytes written since the last Flush
+	interval int // bytes written since the last Flush; 0: nothing pending
 }
 
 // libraryStreams hands out and takes back the library's streaming
@@ -116,7 +115,6 @@ func (s *ownStream[S, E]) Write(p []byte) (int, error) {
 	if s.libOpen && s.lib == nil {
 		s.endLibraryFrame()
 	}
-	s.dirty = true
 	s.interval += len(p)
 	if s.lib == nil && s.library != nil && s.interval > streamChunk {
 		s.toLibrary()
@@ -178,10 +176,10 @@ func (s *ownStream[S, E]) endLibraryFrame() {
 // the client can decode it all; with nothing written since the last one it
 // sends nothing but the header, if that has not gone out yet.
 func (s *ownStream[S, E]) Flush() error {
-	if s.err != nil || s.header && !s.dirty {
+	if s.err != nil || s.header && s.interval == 0 {
 		return s.err
 	}
-	s.dirty, s.interval = false, 0
+	s.interval = 0
 	if s.lib != nil {
 		s.err = s.lib.Flush()
 		return s.err
@@ -222,7 +220,7 @@ func (s *ownStream[S, E]) Release() {
 		s.out, s.hist = nil, nil
 		return
 	}
-	if !s.live && s.lib == nil || s.dirty {
+	if !s.live && s.lib == nil || s.interval > 0 {
 		return
 	}
 	if s.live {
