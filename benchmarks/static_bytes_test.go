@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/squeezehttp/squeeze/internal/corpus"
+	"github.com/squeezehttp/squeeze/internal/interop"
 	"github.com/squeezehttp/squeeze/precompressed"
 )
 
@@ -72,12 +73,11 @@ func BenchmarkStaticBytes(b *testing.B) {
 		})
 		tool := sidecarTools[sc.Coding]
 		b.Run("sidecars/coding="+sc.Coding+"/impl="+tool.impl, func(b *testing.B) {
-			if _, err := exec.LookPath(tool.tool); err != nil {
-				b.Skipf("%s is not installed (Debian package %s)", tool.tool, tool.tool)
-			}
+			// Skips, or fails under SQUEEZE_INTEROP=require, when missing.
+			peer := interop.LookPath(b, tool.tool, tool.tool)
 			var n int64
 			for b.Loop() {
-				if out, err := exec.Command(tool.tool, append(slices.Clone(tool.args), paths...)...).CombinedOutput(); err != nil {
+				if out, err := exec.Command(peer.Path, append(slices.Clone(tool.args), paths...)...).CombinedOutput(); err != nil {
 					b.Fatalf("%s: %v\n%s", tool.tool, err, out)
 				}
 				n = sidecarBytes(b, paths, sc.Ext)

@@ -202,15 +202,7 @@ var (
 // state (RFC 8878 §3.1.1.1.2: 2^(10+Exponent) plus Mantissa eighths of it)
 // that holds limit bytes, within 1 KiB and RFC 9659's 8 MiB.
 func zstdWindowFor(limit int64) uint64 {
-	for exp := uint(10); exp < 23; exp++ {
-		base := uint64(1) << exp
-		for mantissa := range uint64(8) {
-			if w := base + base/8*mantissa; w >= uint64(limit) {
-				return w
-			}
-		}
-	}
-	return zstdMaxWindow
+	return zstdWindowOf(zstdDescriptorOf(uint64(min(max(limit, 0), zstdMaxWindow))))
 }
 
 // brotliMaxBody is the most bytes a brotli window holds: 2^24 less 16

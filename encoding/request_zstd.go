@@ -142,7 +142,7 @@ func zstdWindowOf(d byte) uint64 {
 	return base + base/8*uint64(d&7)
 }
 
-// zstdDescriptorOf is the Window_Descriptor of w, one zstdWindowFor returns.
+// zstdDescriptorOf is the smallest Window_Descriptor that states at least w.
 func zstdDescriptorOf(w uint64) byte {
 	for d := range 256 {
 		if zstdWindowOf(byte(d)) >= w {

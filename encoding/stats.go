@@ -38,11 +38,7 @@ func (o Origin) String() string {
 
 // stats is what OnResponse is told of the response.
 func (w *responseWriter) stats() Stats {
-	status := w.status
-	if status == 0 {
-		status = http.StatusOK
-	}
-	st := Stats{Status: status, BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional, Cache: w.cache}
+	st := Stats{Status: w.statusOrOK(), BytesIn: w.in, BytesOut: w.out.n, Conditional: w.conditional, Cache: w.cache}
 	switch {
 	case w.state == compressing || w.headCoded:
 		st.Coding, st.Duration, st.Origin = w.offer.pool.name(), w.encTime, OriginEncoder

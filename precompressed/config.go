@@ -146,13 +146,10 @@ type Config struct {
 	// middleware's responses with the same content get the smaller bytes
 	// too.
 	//
-	// It costs once per file what it saves on every response: over a
-	// site-like tree of files of 15 KB on average, brotli at quality 11
-	// took about 30 ms of one core per file and sends 18 % fewer bytes
-	// than quality 4, zstd's best level 1.8 ms for 6 % fewer than level 3,
-	// gzip 9 0.4 ms for 4 % fewer than 5 (BenchmarkFallbackRecompress, on
-	// a busy 2-core machine); a Chromium-like client then gets 23 % fewer
-	// bytes than zstd 3. A 1 MB file keeps one core busy for about 2 s.
+	// It costs once per file, on one core, what it saves on every later
+	// response; brotli's quality 11 costs the most and saves the most, and
+	// the cost grows with the file. BenchmarkFallbackRecompress measures
+	// the time and bytes of each coding's levels.
 	//
 	// Zero means DefaultFallbackRecompressAfter; a negative value never
 	// recompresses, and the Fallback order then always breaks ties.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 
 	"github.com/squeezehttp/squeeze/encoding"
 	"github.com/squeezehttp/squeeze/internal/contentcache"
@@ -27,13 +28,8 @@ import (
 // hash was taken, even at the same size and time, never fills the entry
 // of its old content.
 func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *resource, coding string) (done, ok bool) {
-	var codec encoding.Codec
-	ci := 0
-	for i, c := range s.fallback {
-		if c.Name() == coding {
-			codec, ci = c, i
-		}
-	}
+	ci := slices.Index(s.fallbackNames, coding) // coding was selected from them
+	codec := s.fallback[ci]
 	v := res.original
 	_, _, level := codec.Levels()
 	sum, src, err := s.contentSum(v)

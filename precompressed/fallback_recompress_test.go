@@ -9,6 +9,7 @@ import (
 	"testing/fstest"
 
 	"github.com/squeezehttp/squeeze/encoding"
+	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
 // bestLevel encodes src with codec at its highest level, as the background
@@ -39,7 +40,7 @@ func warmUp(t *testing.T, h *server, target string, headers ...string) {
 // at its default level, the first in the Fallback order, and after the
 // warm-up brotli at quality 11, the smallest on a text file.
 func TestFallbackServesSmallestBestLevelAfterWarmUp(t *testing.T) {
-	src := siteTree(1)["js/book.js"]
+	src := corpus.Site(1)["js/book.js"]
 	h := FileServer(fstest.MapFS{"book.js": file(src)}, Config{}).(*server)
 	first := do(h, "GET", "/book.js", "Accept-Encoding", chromiumAccept)
 	if got := first.Header().Get("Content-Encoding"); got != "zstd" {
@@ -80,7 +81,7 @@ func TestFallbackServesSmallestBestLevelAfterWarmUp(t *testing.T) {
 // Only the codings clients weigh highest are recompressed: a client that
 // takes gzip alone costs gzip 9, not brotli 11 as well.
 func TestFallbackRecompressesOnlyCodingsAskedFor(t *testing.T) {
-	src := siteTree(1)["js/book.js"]
+	src := corpus.Site(1)["js/book.js"]
 	h := FileServer(fstest.MapFS{"book.js": file(src)}, Config{}).(*server)
 	warmUp(t, h, "/book.js", "Accept-Encoding", "gzip, br;q=0.5")
 	st := h.fallbackState(h.lookup("book.js").original)
@@ -95,7 +96,7 @@ func TestFallbackRecompressesOnlyCodingsAskedFor(t *testing.T) {
 // A negative FallbackRecompressAfter keeps the default-level bytes and
 // the Fallback order however often a file is sent.
 func TestFallbackRecompressAfterNegativeNeverRecompresses(t *testing.T) {
-	src := siteTree(1)["js/book.js"]
+	src := corpus.Site(1)["js/book.js"]
 	h := FileServer(fstest.MapFS{"book.js": file(src)}, Config{FallbackRecompressAfter: -1}).(*server)
 	first := do(h, "GET", "/book.js", "Accept-Encoding", chromiumAccept)
 	warmUp(t, h, "/book.js", "Accept-Encoding", chromiumAccept)
@@ -108,7 +109,7 @@ func TestFallbackRecompressAfterNegativeNeverRecompresses(t *testing.T) {
 // With PreferOrder the Fallback order keeps breaking ties after the
 // recompression, which still makes each coding's bytes the best level's.
 func TestFallbackPreferOrderKeepsOrderAfterRecompression(t *testing.T) {
-	src := siteTree(1)["js/book.js"]
+	src := corpus.Site(1)["js/book.js"]
 	h := FileServer(fstest.MapFS{"book.js": file(src)}, Config{PreferOrder: true}).(*server)
 	warmUp(t, h, "/book.js", "Accept-Encoding", chromiumAccept)
 	w := do(h, "GET", "/book.js", "Accept-Encoding", chromiumAccept)
@@ -120,7 +121,7 @@ func TestFallbackPreferOrderKeepsOrderAfterRecompression(t *testing.T) {
 // A recompressed entry the cache evicted comes back at the default level
 // when next sent, and is recompressed again: it no longer counts as done.
 func TestFallbackRecompressesAgainAfterEviction(t *testing.T) {
-	src := siteTree(1)["js/book.js"]
+	src := corpus.Site(1)["js/book.js"]
 	fsys := fstest.MapFS{"book.js": file(src)}
 	r := rand.New(rand.NewPCG(7, 7))
 	for i := range 100 {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"net/http"
-	"strconv"
 	"time"
 )
 
@@ -16,14 +15,8 @@ import (
 // fresh buffer that ServeContent's io.CopyN would make (see heldWriter).
 func serveHeld(w http.ResponseWriter, r *http.Request, coding string, modTime time.Time, body []byte) {
 	if plainRequest(r) {
-		var lastModified, enc []string
-		if !unknownTime(modTime) {
-			lastModified = []string{modTime.UTC().Format(http.TimeFormat)}
-		}
-		if coding != "" {
-			enc = []string{coding}
-		}
-		writeWhole(w, r, body, lastModified, []string{strconv.Itoa(len(body))}, enc)
+		lastModified, length, enc := wholeHeader(coding, modTime, len(body))
+		writeWhole(w, r, body, lastModified, length, enc)
 		return
 	}
 	hr := &heldReader{b: body}

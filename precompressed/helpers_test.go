@@ -198,9 +198,6 @@ func (f *countingFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	return f.File.(fs.ReadDirFile).ReadDir(n)
 }
 
-// siteTree is corpus.Site: a generated documentation site.
-func siteTree(scale int) map[string][]byte { return corpus.Site(scale) }
-
 // staticTree is corpus.StaticTree, the site-like tree of the measurements.
 func staticTree(tb testing.TB) map[string][]byte {
 	tb.Helper()

@@ -34,18 +34,21 @@ type readyHeader struct {
 // newReadyHeader makes the header values of a variant in coding of size
 // bytes, whose content hashes to sum.
 func newReadyHeader(sum, coding string, modTime time.Time, size int) *readyHeader {
-	rh := &readyHeader{
-		sum:    sum,
-		etag:   []string{etag(sum, coding)},
-		length: []string{strconv.Itoa(size)},
-	}
+	rh := &readyHeader{sum: sum, etag: []string{etag(sum, coding)}}
+	rh.lastModified, rh.length, rh.encoding = wholeHeader(coding, modTime, size)
+	return rh
+}
+
+// wholeHeader returns the values writeWhole takes for size bytes in coding
+// ("" for identity) last modified at modTime.
+func wholeHeader(coding string, modTime time.Time, size int) (lastModified, length, encoding []string) {
 	if !unknownTime(modTime) {
-		rh.lastModified = []string{modTime.UTC().Format(http.TimeFormat)}
+		lastModified = []string{modTime.UTC().Format(http.TimeFormat)}
 	}
 	if coding != "" {
-		rh.encoding = []string{coding}
+		encoding = []string{coding}
 	}
-	return rh
+	return lastModified, []string{strconv.Itoa(size)}, encoding
 }
 
 // Header values that every held response shares.

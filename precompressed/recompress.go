@@ -77,7 +77,9 @@ func (s *server) noteSent(r *http.Request, v *variant, i int, made bool) {
 	if st.queued.Load() == all {
 		return // nothing left to learn: no per-request work
 	}
-	if asked := s.askedCodings(r, i); st.asked.Load()|asked != st.asked.Load() {
+	// Or only when it adds a bit: most responses add none, and a load
+	// leaves the shared word unwritten.
+	if asked, old := s.askedCodings(r, i), st.asked.Load(); old|asked != old {
 		st.asked.Or(asked)
 	}
 	if st.sent.Add(1) < int64(s.recompressAfter) {

@@ -10,6 +10,7 @@ import (
 	"testing/fstest"
 
 	"github.com/klauspost/compress/zstd"
+	"github.com/squeezehttp/squeeze/internal/corpus"
 )
 
 // chromiumAccept is what Chromium sends to a secure context or localhost.
@@ -24,7 +25,7 @@ func mixedSidecarSite(t testing.TB) (fstest.MapFS, map[string]int) {
 	t.Helper()
 	fsys := fstest.MapFS{}
 	smallest := map[string]int{}
-	tree := siteTree(1)
+	tree := corpus.Site(1)
 	for i, name := range slices.Sorted(maps.Keys(tree)) {
 		src := tree[name]
 		fsys[name] = file(src)
@@ -95,7 +96,7 @@ func TestSmallestAcceptableSidecarWins(t *testing.T) {
 		{"zstd;q=0.5, br;q=0.8, gzip;q=0.8", []string{"br", "gzip"}}, // equal below the top
 		{"*", []string{"zstd", "br", "gzip"}},
 	}
-	for name := range siteTree(1) {
+	for name := range corpus.Site(1) {
 		for _, tt := range tests {
 			want := smallestOf(fsys, name, tt.equal...)
 			w := do(h, "GET", urlPath(name), "Accept-Encoding", tt.accept)
@@ -148,7 +149,7 @@ func TestSmallestWinsForIndexAndMissingOriginal(t *testing.T) {
 		delete(fsys, name) // only the sidecars remain
 	}
 	h := FileServer(fsys, Config{})
-	tree := siteTree(1)
+	tree := corpus.Site(1)
 	for _, tc := range []struct{ target, name string }{{"/", "index.html"}, {"/js/search.js", "js/search.js"}} {
 		want := smallestOf(fsys, tc.name, "zstd", "br", "gzip")
 		w := do(h, "GET", tc.target, "Accept-Encoding", chromiumAccept)
@@ -184,7 +185,7 @@ func TestPreferOrderServesFirstSidecarAmongEquals(t *testing.T) {
 // gets for the whole tree by order and by size, the static-bytes figure.
 func TestSmallestWinsSavesBytesOverOrder(t *testing.T) {
 	fsys := fstest.MapFS{}
-	for name, src := range siteTree(2) {
+	for name, src := range corpus.Site(2) {
 		fsys[name] = file(src)
 		for _, sc := range DefaultSidecars() {
 			fsys[name+sc.Ext] = file(compress(t, sc.Coding, src))
@@ -192,7 +193,7 @@ func TestSmallestWinsSavesBytesOverOrder(t *testing.T) {
 	}
 	total := func(cfg Config) (n int) {
 		h := FileServer(fsys, cfg)
-		for name := range siteTree(2) {
+		for name := range corpus.Site(2) {
 			n += do(h, "GET", urlPath(name), "Accept-Encoding", chromiumAccept).Body.Len()
 		}
 		return n

@@ -71,7 +71,7 @@ func messages(r *rand.Rand) []byte {
 func article(r *rand.Rand) []byte {
 	var b strings.Builder
 	for i := 0; b.Len() < generatedSize; i++ {
-		l := languages[r.IntN(len(languages))]
+		l := pick(r, languages)
 		fmt.Fprintf(&b, "## %s\n\n", l.sentence(r, 2+r.IntN(3)))
 		for range 2 + r.IntN(4) {
 			b.WriteString(l.sentence(r, 6+r.IntN(14)))

@@ -52,7 +52,7 @@ func siteSentence(r *rand.Rand, n int) string {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(siteWords[r.IntN(len(siteWords))])
+		b.WriteString(pick(r, siteWords))
 	}
 	return b.String()
 }
@@ -73,7 +73,7 @@ func sitePage(r *rand.Rand, page, pages int) []byte {
 	for range 6 + r.IntN(10) {
 		fmt.Fprintf(&b, "<p>%s.</p>\n", siteSentence(r, 30+r.IntN(60)))
 		if r.IntN(3) == 0 {
-			fmt.Fprintf(&b, "<pre><code class=\"language-go\">h := precompressed.FileServer(fsys, precompressed.Config{CheckInterval: %d * time.Second})\nhttp.Handle(\"/%s/\", h)\n</code></pre>\n", 1+r.IntN(9), siteWords[r.IntN(len(siteWords))])
+			fmt.Fprintf(&b, "<pre><code class=\"language-go\">h := precompressed.FileServer(fsys, precompressed.Config{CheckInterval: %d * time.Second})\nhttp.Handle(\"/%s/\", h)\n</code></pre>\n", 1+r.IntN(9), pick(r, siteWords))
 		}
 	}
 	b.WriteString("</main>\n<script src=\"../js/book.js\"></script>\n<script src=\"../js/search.js\"></script>\n</body>\n</html>\n")
@@ -84,9 +84,9 @@ func siteCSS(r *rand.Rand, rules int) []byte {
 	var b strings.Builder
 	props := []string{"margin", "padding", "color", "background-color", "border", "font-size", "line-height", "display", "width"}
 	for i := range rules {
-		fmt.Fprintf(&b, ".%s-%d, .%s > .item {\n", siteWords[r.IntN(len(siteWords))], i, siteWords[r.IntN(len(siteWords))])
+		fmt.Fprintf(&b, ".%s-%d, .%s > .item {\n", pick(r, siteWords), i, pick(r, siteWords))
 		for range 2 + r.IntN(5) {
-			fmt.Fprintf(&b, "    %s: %dpx;\n", props[r.IntN(len(props))], r.IntN(64))
+			fmt.Fprintf(&b, "    %s: %dpx;\n", pick(r, props), r.IntN(64))
 		}
 		b.WriteString("}\n")
 	}
@@ -98,7 +98,7 @@ func siteJS(r *rand.Rand, funcs int) []byte {
 	b.WriteString("\"use strict\";\n")
 	for i := range funcs {
 		// Prefixed: some words ("while", "default") are JavaScript keywords.
-		a, c := "the_"+siteWords[r.IntN(len(siteWords))], "by_"+siteWords[r.IntN(len(siteWords))]
+		a, c := "the_"+pick(r, siteWords), "by_"+pick(r, siteWords)
 		fmt.Fprintf(&b, "function %s_%d(%s, options) {\n    const %s = document.querySelectorAll(\".%s\");\n", a, i, c, a, c)
 		fmt.Fprintf(&b, "    for (let i = 0; i < %s.length; i++) {\n        %s[i].classList.toggle(\"%s\", options.%s > %d);\n    }\n", a, a, c, c, r.IntN(100))
 		fmt.Fprintf(&b, "    return %s.length;\n}\n", a)
