@@ -6,18 +6,23 @@ import "slices"
 // stream (RFC 1951) of one final block: dynamic codes built for that body,
 // fixed codes or stored, whichever is smallest. It is made for small HTTP
 // responses, where a general-purpose encoder spends most of its time on
-// per-block work. Matching (Match) takes the longest of a few candidates
-// of a chain of 4-byte hashes, looks one byte ahead for a longer match and
-// extends matches backwards; the tables are invalidated between bodies
-// instead of cleared.
+// per-block work. Matching (Match) stands in for a DEFLATE level: up to 5
+// it takes the longer of a few hashed candidates (paired.go), above 5 the
+// longest of a few candidates of a chain of 4-byte hashes (chain.go); both
+// look ahead for a longer match and extend matches backwards. The tables
+// are invalidated between bodies instead of cleared.
 //
 // A WholeEncoder is not safe for concurrent use; the zero value is ready
 // to use.
 type WholeEncoder struct {
-	Long   [1 << longHashBits]int32  // position+base of the last 8-byte string per hash
-	Short  [1 << shortHashBits]int32 // the same for 4-byte strings
-	Base   int32                     // positions of the current body are stored as p+base
-	Next   int32                     // base of the next body
+	Long  [1 << longHashBits]int32  // position+base of the last 8-byte string per hash
+	Short [1 << shortHashBits]int32 // the same for 4-byte strings
+	// Pairs holds the last two positions+base per 7-byte hash, for the
+	// paired finder (paired.go); allocated on its first use, as the zstd
+	// and brotli encoders sharing these tables have no use for it.
+	Pairs  *[1 << pairBits][2]int32
+	Base   int32 // positions of the current body are stored as p+base
+	Next   int32 // base of the next body
 	Tokens []LZToken
 	Stats  BlockStats
 	HB     HuffBuilder
@@ -38,16 +43,17 @@ const (
 	maxStored = 65535
 )
 
-// Append compresses src and appends the DEFLATE stream to dst. src must be
-// shorter than 1 GiB (positions are int32) and must not overlap dst's spare
-// capacity; the encoder is tuned for a few KB (beyond that, see the skip
-// stride in Match).
-func (e *WholeEncoder) Append(dst, src []byte) []byte {
+// Append compresses src, matching as level does (1 to 9; see Match), and
+// appends the DEFLATE stream to dst. src must be shorter than 1 GiB
+// (positions are int32) and must not overlap dst's spare capacity; the
+// encoder is tuned for a few KB (beyond that, see the skip stride in
+// Match).
+func (e *WholeEncoder) Append(dst, src []byte, level int) []byte {
 	if len(src) >= BaseLimit {
 		panic("deflate: WholeEncoder body of 1 GiB or more")
 	}
 	e.Reset(len(src))
-	e.Match(src)
+	e.Match(src, level)
 	return e.block(dst, src)
 }
 
@@ -120,6 +126,9 @@ func (e *WholeEncoder) ResetTables(n int) {
 	if e.Next == 0 || int(e.Next)+n+1 > BaseLimit {
 		clear(e.Long[:])
 		clear(e.Short[:])
+		if e.Pairs != nil {
+			clear(e.Pairs[:])
+		}
 		e.Next = 1 // zero entries are out of reach
 	}
 	e.Base = e.Next
@@ -131,13 +140,27 @@ func (e *WholeEncoder) ResetTables(n int) {
 func HashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
 func HashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }
 
-// Match turns src into tokens and counts their symbols: with chains of
+// PairedMax is the highest level Match matches with the paired finder;
+// ChainedLevel is a level it matches with chains (up to ChainMax bytes).
+const (
+	PairedMax    = 5
+	ChainedLevel = PairedMax + 1
+)
+
+// Match turns src into tokens and counts their symbols, as level does: up
+// to PairedMax with the paired finder (paired.go), above it with chains of
 // candidates for bodies of up to ChainMax bytes (chain.go), the sparse way
 // above.
-func (e *WholeEncoder) Match(src []byte) {
-	if len(src) <= ChainMax {
+func (e *WholeEncoder) Match(src []byte, level int) {
+	switch {
+	case level <= PairedMax:
+		if e.Pairs == nil {
+			e.Pairs = new([1 << pairBits][2]int32)
+		}
+		e.matchPaired(src)
+	case len(src) <= ChainMax:
 		e.matchChained(src)
-	} else {
+	default:
 		e.matchAll(src)
 	}
 }
