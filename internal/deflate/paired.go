@@ -68,7 +68,7 @@ func (e *WholeEncoder) matchPaired(src []byte) {
 		e.indexPaired(src, start, stop)
 		p, pending = stop, stop
 	}
-	e.Tokens = appendLiterals(e.Tokens, &e.Stats.Lit, src[pending:])
+	e.tail(src, pending)
 }
 
 // pairedLazy lets a 4-byte match of length at p, dist back, give way to a

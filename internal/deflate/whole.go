@@ -1,7 +1,5 @@
 package deflate
 
-import "slices"
-
 // WholeEncoder compresses one body known whole into a complete raw DEFLATE
 // stream (RFC 1951) of one final block: dynamic codes built for that body,
 // fixed codes or stored, whichever is smallest. It is made for small HTTP
@@ -20,14 +18,16 @@ type WholeEncoder struct {
 	// Pairs holds the last two positions+base per 7-byte hash, for the
 	// paired finder (paired.go); allocated on its first use, as the zstd
 	// and brotli encoders sharing these tables have no use for it.
-	Pairs  *[1 << pairBits][2]int32
-	Base   int32 // positions of the current body are stored as p+base
-	Next   int32 // base of the next body
-	Tokens []LZToken
-	Stats  BlockStats
-	HB     HuffBuilder
-	table  *Table
-	bw     BitWriter
+	Pairs *[1 << pairBits][2]int32
+	Base  int32 // positions of the current body are stored as p+base
+	Next  int32 // base of the next body
+	// Seqs are the body's LZ77 steps, in order: each some literals, then
+	// a match, but the last, which may have none (Length 0).
+	Seqs  []Seq
+	Stats BlockStats
+	HB    HuffBuilder
+	table *Table
+	bw    BitWriter
 	// chain links each position of the body to the previous one with the
 	// same 4-byte hash (chain.go); the positions before inserted are in.
 	chain    []int32
@@ -72,9 +72,11 @@ func (e *WholeEncoder) block(dst, src []byte) []byte {
 	e.bw = BitWriter{Buf: dst}
 	switch {
 	case dynamic <= fixed && dynamic <= stored:
-		e.table.writeDynamic(&e.bw, true, e.Tokens)
+		e.table.writeHeader(&e.bw, true)
+		writeSeqs(&e.bw, src, e.Seqs, e.table.lit, e.table.dist)
 	case fixed <= stored:
-		writeFixed(&e.bw, true, e.Tokens)
+		e.bw.blockHeader(true, fixedBlock)
+		writeSeqs(&e.bw, src, e.Seqs, fixedCode, fixedDist)
 	default:
 		for {
 			n := min(len(src), maxStored)
@@ -116,7 +118,7 @@ func (e *WholeEncoder) costs() (dynamic, fixed int) {
 // below the new base, out of reach, so the hash tables need no clearing.
 func (e *WholeEncoder) Reset(n int) {
 	e.ResetTables(n)
-	e.Tokens = e.Tokens[:0]
+	e.Seqs = e.Seqs[:0]
 	e.Stats.reset()
 }
 
@@ -216,7 +218,7 @@ func (e *WholeEncoder) matchAll(src []byte) {
 		}
 		p, pending = end, end
 	}
-	e.Tokens = appendLiterals(e.Tokens, &e.Stats.Lit, src[pending:])
+	e.tail(src, pending)
 }
 
 // lazy lets a 4-byte match of length at p, dist back, give way to a long
@@ -242,28 +244,31 @@ func (e *WholeEncoder) lazy(src []byte, p, length, dist int) (int, int, int) {
 }
 
 // emit extends the match of length at p, dist back, backwards over the
-// bytes not yet tokenised (src[pending:p]), appends their literals and
-// the match to the tokens, counts them, and returns where the match
-// starts and ends.
+// bytes not yet tokenised (src[pending:p]), appends the sequence of their
+// literals and the match, counts them, and returns where the match starts
+// and ends.
 func (e *WholeEncoder) emit(src []byte, pending, p, length, dist int) (start, end int) {
 	for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
 		p, length = p-1, length+1
 	}
-	t := match(length, dist)
-	e.Tokens = append(appendLiterals(e.Tokens, &e.Stats.Lit, src[pending:p]), t)
-	e.Stats.add(t)
+	countLiterals(&e.Stats.Lit, src[pending:p])
+	e.Seqs = append(e.Seqs, Seq{Lits: uint32(p - pending), Length: uint32(length), Dist: uint32(dist)})
+	e.Stats.addMatch(length, dist)
 	return p, p + length
 }
 
-// appendLiterals appends a literal token for each byte of b and counts it.
-func appendLiterals(tokens []LZToken, lits *[numLitLen]uint32, b []byte) []LZToken {
-	k := len(tokens)
-	tokens = slices.Grow(tokens, len(b))[:k+len(b)]
-	t := tokens[k:]
-	t = t[:len(b)] // the same length as b, so the loop needs no bounds check
-	for i, c := range b {
-		lits[c]++
-		t[i] = literal(c)
+// tail appends the sequence of the literals src[pending:] that no match
+// follows, if there are any, and counts them.
+func (e *WholeEncoder) tail(src []byte, pending int) {
+	if pending < len(src) {
+		countLiterals(&e.Stats.Lit, src[pending:])
+		e.Seqs = append(e.Seqs, Seq{Lits: uint32(len(src) - pending)})
 	}
-	return tokens
+}
+
+// countLiterals counts each byte of b.
+func countLiterals(lits *[numLitLen]uint32, b []byte) {
+	for _, c := range b {
+		lits[c]++
+	}
 }

@@ -139,9 +139,9 @@ func TestWholeEncoderDistancesStayInTheWindow(t *testing.T) {
 			t.Fatalf("period %d: decoded differently", period)
 		}
 		longest := 0
-		for _, tk := range e.Tokens {
-			if tk&MatchFlag != 0 {
-				longest = max(longest, int(tk&0xffff)+1)
+		for _, s := range e.Seqs {
+			if s.Length != 0 {
+				longest = max(longest, int(s.Dist))
 			}
 		}
 		switch {
