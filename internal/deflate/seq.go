@@ -13,22 +13,22 @@ import (
 type Seq struct{ Lits, Length, Dist uint32 }
 
 // writeSeqs writes the sequences of src, then the end-of-block code, with
-// the given codes. It keeps the bit buffer in locals and, every three
-// literals and after each match, stores all 64 bits of it and moves on by
-// the whole bytes among them, so that where a byte ends decides no branch.
-// Three literals add at most 45 bits to the 7 left over, a match's length
-// and distance with their extra bits at most 48.
-func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode) {
+// the given codes, in which the block takes size bits (as costs counts
+// them). It keeps the bit buffer in locals and, every three literals and
+// after each match, stores all 64 bits of it and moves on by the whole
+// bytes among them, so that where a byte ends decides no branch. Three
+// literals add at most 45 bits to the 7 left over, a match's length and
+// distance with their extra bits at most 48.
+func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size int) {
 	for w.N >= 8 {
 		w.Buf = append(w.Buf, byte(w.Bits))
 		w.Bits >>= 8
 		w.N -= 8
 	}
 	acc, n := w.Bits, w.N
-	// At most 16 bits per byte of the body (a literal takes 15, a match of
-	// 3 bytes 48) and 8 bytes of room for the last store.
+	// Room for the block and for the last store's 8 bytes.
 	o := len(w.Buf)
-	buf := slices.Grow(w.Buf, 2*len(src)+16)
+	buf := slices.Grow(w.Buf, size/8+16)
 	buf = buf[:cap(buf)]
 	flush := func() {
 		binary.LittleEndian.PutUint64(buf[o:], acc)

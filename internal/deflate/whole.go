@@ -57,8 +57,8 @@ func (e *WholeEncoder) Append(dst, src []byte, level int) []byte {
 	return e.block(dst, src)
 }
 
-// block appends the final block of src, whose tokens and counts are in e,
-// to dst.
+// block appends the final block of src, whose sequences and counts are in
+// e, to dst.
 func (e *WholeEncoder) block(dst, src []byte) []byte {
 	if e.table == nil {
 		e.table = NewTable()
@@ -73,10 +73,10 @@ func (e *WholeEncoder) block(dst, src []byte) []byte {
 	switch {
 	case dynamic <= fixed && dynamic <= stored:
 		e.table.writeHeader(&e.bw, true)
-		writeSeqs(&e.bw, src, e.Seqs, e.table.lit, e.table.dist)
+		writeSeqs(&e.bw, src, e.Seqs, e.table.lit, e.table.dist, dynamic)
 	case fixed <= stored:
 		e.bw.blockHeader(true, fixedBlock)
-		writeSeqs(&e.bw, src, e.Seqs, fixedCode, fixedDist)
+		writeSeqs(&e.bw, src, e.Seqs, fixedCode, fixedDist, fixed)
 	default:
 		for {
 			n := min(len(src), maxStored)
