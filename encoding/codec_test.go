@@ -175,7 +175,7 @@ func TestOwnDeflateBounds(t *testing.T) {
 				}
 				checkDecodes(t, fmt.Sprintf("level %d, %d bytes", level, n), c.Name(), out, src)
 				// (An empty body comes out the same from both.)
-				own := c.appendOwn(nil, src, 0, 0)
+				own := c.appendOwn(nil, src, level, 0, 0)
 				want := !c.library && n <= bound
 				if used := bytes.Equal(out, own); n > 0 && used != want {
 					t.Errorf("%s (library only %v) level %d, %d bytes: own encoder used %v, want %v", c.Name(), c.library, level, n, used, want)

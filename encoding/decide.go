@@ -231,11 +231,7 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 	// the handler declared.
 	sized := whole != nil && (bare || !hasTrailers(h))
 	h["Content-Encoding"] = w.offer.contentEncoding
-	if bare {
-		h["Vary"] = varyAcceptEncoding
-	} else {
-		addVary(h)
-	}
+	addVary(h)
 	w.varyDictionary(h)
 	if sized {
 		h["Content-Length"] = w.contentLength.set(len(whole))
@@ -314,20 +310,8 @@ func (w *responseWriter) padding(stream bool) int {
 	return 1 + int(maphash.Bytes(jitterSeed, w.held())%uint64(w.s.jitter))
 }
 
-// varyAcceptEncoding is the Vary of most responses, shared by them all: its
-// capacity of one makes an append copy it, and AddVary replaces rather
-// than edits.
-var varyAcceptEncoding = []string{"Accept-Encoding"}[:1:1]
-
-// addVary adds Accept-Encoding to h's Vary, without allocating when h has
-// none yet.
-func addVary(h http.Header) {
-	if _, ok := h["Vary"]; !ok {
-		h["Vary"] = varyAcceptEncoding
-		return
-	}
-	negotiate.AddVary(h, "Accept-Encoding")
-}
+// addVary adds Accept-Encoding to h's Vary.
+func addVary(h http.Header) { negotiate.AddVary(h, "Accept-Encoding") }
 
 func (w *responseWriter) statusOrOK() int {
 	if w.status == 0 {

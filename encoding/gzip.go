@@ -20,10 +20,10 @@ import (
 type flateCodec struct {
 	name      string
 	newWriter func(w io.Writer, level int) (Writer, error)
-	// frame appends src compressed by e in the codec's framing, with a
-	// header comment of that many bytes where the framing has one, and
-	// blocks bytes of empty DEFLATE blocks before the data when not 0.
-	frame func(dst, src []byte, e *deflate.WholeEncoder, comment, blocks int) []byte
+	// frame appends src compressed by e at level in the codec's framing,
+	// with a header comment of that many bytes where the framing has one,
+	// and blocks bytes of empty DEFLATE blocks before the data when not 0.
+	frame func(dst, src []byte, e *deflate.WholeEncoder, level, comment, blocks int) []byte
 	// comments says the framing has a header comment (gzip).
 	comments bool
 	// whole pools, per level, the writers of one-shot encodes.
@@ -60,19 +60,19 @@ func (z gzipWriter) Reset(w io.Writer) {
 	z.ModTime = noTime
 }
 
-// appendOwn encodes src with a pooled own encoder in c's framing, with
-// comment and blocks as frame takes them.
-func (c *flateCodec) appendOwn(dst, src []byte, comment, blocks int) []byte {
+// appendOwn encodes src with a pooled own encoder at level in c's framing,
+// with comment and blocks as frame takes them.
+func (c *flateCodec) appendOwn(dst, src []byte, level, comment, blocks int) []byte {
 	e := wholeEncoders.Get().(*deflate.WholeEncoder)
 	defer wholeEncoders.Put(e)
-	return c.frame(dst, src, e, comment, blocks)
+	return c.frame(dst, src, e, level, comment, blocks)
 }
 
 // gzipFrame frames as a gzip member (RFC 1952 §2.3) with no name, MTIME 0,
 // XFL 0 and OS 255 (unknown), as Gzip's streaming writer does, FCOMMENT
 // when comment is not 0, and empty blocks before the data when blocks is
 // not 0.
-func gzipFrame(dst, src []byte, e *deflate.WholeEncoder, comment, blocks int) []byte {
+func gzipFrame(dst, src []byte, e *deflate.WholeEncoder, level, comment, blocks int) []byte {
 	flags := byte(0)
 	if comment != 0 {
 		flags = 1 << 4 // FCOMMENT
@@ -84,7 +84,7 @@ func gzipFrame(dst, src []byte, e *deflate.WholeEncoder, comment, blocks int) []
 	if blocks != 0 {
 		dst = appendEmptyBlocks(dst, blocks)
 	}
-	dst = e.Append(dst, src)
+	dst = e.Append(dst, src, level)
 	dst = binary.LittleEndian.AppendUint32(dst, crc32.ChecksumIEEE(src))
 	return binary.LittleEndian.AppendUint32(dst, uint32(len(src))) // ISIZE: the length mod 2^32
 }
@@ -93,12 +93,12 @@ func gzipFrame(dst, src []byte, e *deflate.WholeEncoder, comment, blocks int) []
 // 0x5e (FLEVEL 1, as zlib writes for levels 2 to 5; no dictionary; FCHECK),
 // the Adler-32 last; zlib has no comment, and empty blocks come right after
 // the header when blocks is not 0.
-func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, _, blocks int) []byte {
+func zlibFrame(dst, src []byte, e *deflate.WholeEncoder, level, _, blocks int) []byte {
 	dst = append(dst, 0x78, 0x5e)
 	if blocks != 0 {
 		dst = appendEmptyBlocks(dst, blocks)
 	}
-	dst = e.Append(dst, src)
+	dst = e.Append(dst, src, level)
 	return binary.BigEndian.AppendUint32(dst, adler32.Checksum(src))
 }
 
@@ -161,7 +161,7 @@ func (c *flateCodec) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 		return dst, fmt.Errorf("encoding: %s: level %d outside 1..9", c.name, level)
 	}
 	if !c.library && ownEncodes(level, len(src)) {
-		return c.appendOwn(dst, src, 0, 0), nil
+		return c.appendOwn(dst, src, level, 0, 0), nil
 	}
 	return c.appendStream(dst, src, level, 0)
 }
@@ -229,7 +229,7 @@ func (c *flateCodec) AppendEncodePadded(dst, src []byte, level, n int) ([]byte, 
 		if blocks != 0 {
 			blocks += 5 // the empty stored block of the streams' sync flush
 		}
-		return c.appendOwn(dst, src, comment, blocks), nil
+		return c.appendOwn(dst, src, level, comment, blocks), nil
 	}
 	return c.appendStream(dst, src, level, n)
 }

@@ -25,8 +25,8 @@ func (o ownOnly) NewWriter(w io.Writer, level int) (Writer, error) {
 }
 
 // AppendEncode encodes src with the own encoder of the codec's coding.
-func (o ownOnly) AppendEncode(dst, src []byte, _ int) ([]byte, error) {
-	return appendOwnFor(dst, o.library.Name(), src), nil
+func (o ownOnly) AppendEncode(dst, src []byte, level int) ([]byte, error) {
+	return appendOwnFor(dst, o.library.Name(), src, level), nil
 }
 
 // BenchmarkOwnAgainstLibrary gives the time half of the rule of own.go: per

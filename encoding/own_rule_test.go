@@ -31,15 +31,18 @@ type kindRatio struct {
 	geomean float64
 }
 
-// ownEncodeFor encodes body with coding's own encoder, framed as the codec
-// frames it.
-func ownEncodeFor(coding string, body []byte) []byte { return appendOwnFor(nil, coding, body) }
+// ownEncodeFor encodes body with coding's own encoder at level, framed as
+// the codec frames it.
+func ownEncodeFor(coding string, body []byte, level int) []byte {
+	return appendOwnFor(nil, coding, body, level)
+}
 
-// appendOwnFor appends src encoded with coding's own encoder to dst.
-func appendOwnFor(dst []byte, coding string, src []byte) []byte {
+// appendOwnFor appends src encoded with coding's own encoder at level to
+// dst. The zstd and brotli ones encode alike at every level.
+func appendOwnFor(dst []byte, coding string, src []byte, level int) []byte {
 	switch coding {
 	case "gzip":
-		return gzipBuiltin.appendOwn(dst, src, 0, 0)
+		return gzipBuiltin.appendOwn(dst, src, level, 0, 0)
 	case "zstd":
 		return appendOwnZstd(dst, src)
 	case "br":
@@ -72,7 +75,7 @@ func ownVerdicts(t *testing.T, coding string, level int) []ownVerdict {
 			if len(b.Data) <= lower || len(b.Data) > class {
 				continue
 			}
-			own := ownEncodeFor(coding, b.Data)
+			own := ownEncodeFor(coding, b.Data, level)
 			checkDecodes(t, b.Name(), coding, own, b.Data)
 			lib := libraryEncode(t, coding, b.Data, level)
 			r := float64(len(own)) / float64(len(lib))

@@ -40,9 +40,11 @@ func TestAdversarialShapesThroughEveryLevel(t *testing.T) {
 		}
 	}
 	for _, coding := range []string{"gzip", "zstd", "br"} {
-		for name, shape := range shapes {
-			body := shape[:min(len(shape), 128<<10)] // the own zstd encoder's largest body
-			checkDecodes(t, fmt.Sprintf("own %s, %s", coding, name), coding, ownEncodeFor(coding, body), body)
+		for _, level := range ownCandidateLevels(coding) {
+			for name, shape := range shapes {
+				body := shape[:min(len(shape), 128<<10)] // the own zstd encoder's largest body
+				checkDecodes(t, fmt.Sprintf("own %s level %d, %s", coding, level, name), coding, ownEncodeFor(coding, body, level), body)
+			}
 		}
 	}
 }

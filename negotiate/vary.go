@@ -9,9 +9,15 @@ import "net/http"
 // stays one line when it was one.
 //
 // The header's slice is replaced, never written in place, so a slice shared
-// between responses (a preset header value) is safe to pass in.
+// between responses (a preset header value) is safe to pass in. A response
+// without Vary that varies on Accept-Encoding alone, as most compressed
+// ones do, gets a value shared by them all: no allocation.
 func AddVary(h http.Header, fields ...string) {
 	lines, changed := h["Vary"], false
+	if len(lines) == 0 && len(fields) == 1 && fields[0] == "Accept-Encoding" {
+		h["Vary"] = varyAcceptEncoding
+		return
+	}
 	for _, field := range fields {
 		if varies(lines, "*") || varies(lines, field) {
 			continue
@@ -31,6 +37,11 @@ func AddVary(h http.Header, fields ...string) {
 		h["Vary"] = lines
 	}
 }
+
+// varyAcceptEncoding is the Vary value most responses get, shared: its
+// capacity of one makes an append copy it, and AddVary replaces rather
+// than edits.
+var varyAcceptEncoding = []string{"Accept-Encoding"}[:1:1]
 
 // varies reports whether the Vary lines list name.
 func varies(lines []string, name string) bool {

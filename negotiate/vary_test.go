@@ -55,3 +55,26 @@ func TestAddVaryDoesNotWriteSharedSlices(t *testing.T) {
 		t.Fatalf("shared slice now %q, header %q", shared, h["Vary"])
 	}
 }
+
+// Most compressed responses vary on Accept-Encoding alone: AddVary gives
+// them one shared value, allocating nothing, and a later AddVary on any of
+// them replaces it instead of editing what the others hold.
+func TestAddVaryAcceptEncodingAloneAllocatesNothing(t *testing.T) {
+	h := http.Header{}
+	if n := testing.AllocsPerRun(100, func() {
+		delete(h, "Vary")
+		AddVary(h, "Accept-Encoding")
+	}); n != 0 {
+		t.Errorf("AddVary(Accept-Encoding) on a response without Vary: %v allocations, want 0", n)
+	}
+	other := http.Header{}
+	AddVary(other, "Accept-Encoding")
+	AddVary(h, "Accept-Encoding")
+	AddVary(h, "Origin")
+	if got := other.Get("Vary"); got != "Accept-Encoding" {
+		t.Errorf("another response's Vary became %q when one added Origin", got)
+	}
+	if got := h.Get("Vary"); got != "Accept-Encoding, Origin" {
+		t.Errorf("Vary %q, want Accept-Encoding, Origin", got)
+	}
+}

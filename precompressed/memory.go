@@ -52,10 +52,7 @@ func wholeHeader(coding string, modTime time.Time, size int) (lastModified, leng
 }
 
 // Header values that every held response shares.
-var (
-	acceptRanges     = []string{"bytes"}
-	varyAcceptCoding = []string{"Accept-Encoding"}
-)
+var acceptRanges = []string{"bytes"}
 
 // held returns v held in memory, reading it the first time and after it
 // changed; nil when it is not held (too large, or no file cache), with ok

@@ -34,11 +34,7 @@ func (s *server) serveVariant(w http.ResponseWriter, r *http.Request, res *resou
 	if len(res.offers) > 0 || res.fallback {
 		// RFC 9110 §12.5.5: every response of a negotiated resource, the
 		// identity one and 304s included, says what it varies on.
-		if h["Vary"] == nil {
-			h["Vary"] = varyAcceptCoding // shared: AddVary copies before it adds
-		} else {
-			negotiate.AddVary(h, "Accept-Encoding")
-		}
+		negotiate.AddVary(h, "Accept-Encoding")
 	}
 	h["Content-Type"] = res.ctypeValue
 	if len(res.sidecars) > 0 {

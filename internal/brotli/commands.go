@@ -6,28 +6,28 @@ import (
 	"github.com/squeezehttp/squeeze/internal/deflate"
 )
 
-// commands turns the match finder's tokens for src into insert-and-copy
+// commands turns the match finder's sequences for src into insert-and-copy
 // commands, with repeats of the last distance and words of the static
 // dictionary in place of some literals, and counts them (see count).
 func (e *Encoder) commands(src []byte) {
 	e.resetCommands()
 	x := brDict()
 	ins, pos := uint32(0), uint32(0)
-	tokens := e.m.Tokens
-	for i := 0; i < len(tokens); i++ {
-		t := tokens[i]
-		if t&deflate.MatchFlag == 0 {
-			ins++
-			pos++
+	seqs := e.m.Seqs
+	for i := 0; i < len(seqs); i++ {
+		s := seqs[i]
+		ins += s.Lits
+		pos += s.Lits
+		if s.Length == 0 {
 			continue
 		}
 		ins = e.literals(x, src, pos-ins, pos)
-		n, d := uint32(t>>16&0xff)+3, uint32(t&0xffff)+1
+		n, d := s.Length, s.Dist
 		// DEFLATE caps a match at 258 bytes; a brotli copy takes the run
 		// whole, the matches that continue it at the same distance.
-		for i+1 < len(tokens) && tokens[i+1]&deflate.MatchFlag != 0 && tokens[i+1]&0xffff == t&0xffff {
+		for i+1 < len(seqs) && seqs[i+1].Lits == 0 && seqs[i+1].Length != 0 && seqs[i+1].Dist == d {
 			i++
-			n += uint32(tokens[i]>>16&0xff) + 3
+			n += seqs[i].Length
 		}
 		if last := e.rb[(e.ri-1)&3]; d != last && last <= pos &&
 			uint32(deflate.MatchLen(src[pos-last:], src[pos:pos+n])) == n {
@@ -181,8 +181,8 @@ func (e *Encoder) literals(x *brDictIndex, src []byte, start, end uint32) (ins u
 }
 
 // writeCommands writes the commands with their literals and distances. As
-// writeTokens, it keeps the bit buffer in locals and writes it out 32 bits
-// at a time; every piece is at most 24 bits.
+// the DEFLATE writers do, it keeps the bit buffer in locals and writes it
+// out 32 bits at a time; every piece is at most 24 bits.
 func (e *metaCoder) writeCommands(src []byte) {
 	acc, n, buf := e.bw.Bits, e.bw.N, e.bw.Buf
 	flush := func() {

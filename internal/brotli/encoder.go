@@ -97,7 +97,7 @@ func (e *Encoder) Append(dst, src []byte) []byte {
 	}
 	m := &e.m
 	m.Reset(len(src))
-	m.Match(src)
+	m.Match(src, deflate.ChainedLevel)
 	e.commands(src)
 	return e.finish(src)
 }

@@ -98,8 +98,13 @@ func (s *BlockStats) add(t LZToken) {
 		s.Lit[t]++
 		return
 	}
-	ls := lenCodeSym[t>>16&0xff]
-	dc := distCode(uint32(t & 0xffff))
+	s.addMatch(int(t>>16&0xff)+3, int(t&0xffff)+1)
+}
+
+// addMatch counts a match of length bytes from dist back.
+func (s *BlockStats) addMatch(length, dist int) {
+	ls := lenCodeSym[uint8(length-3)]
+	dc := distCode(uint32(dist - 1))
 	s.Lit[ls]++
 	s.dist[dc]++
 	s.extra += int(lenCodeExtra[ls-257]) + int(distCodeExtra[dc])
@@ -310,11 +315,16 @@ func (w *BitWriter) blockHeader(final bool, btype uint32) {
 
 // writeDynamic writes tokens as a dynamic block with t's codes and header.
 func (t *Table) writeDynamic(w *BitWriter, final bool, tokens []LZToken) {
+	t.writeHeader(w, final)
+	writeTokens(w, tokens, t.lit, t.dist)
+}
+
+// writeHeader writes the header of a dynamic block with t's codes.
+func (t *Table) writeHeader(w *BitWriter, final bool) {
 	w.blockHeader(final, dynamicBlock)
 	for i, v := range t.header {
 		w.WriteBits(v, uint8(min(32, t.bits-32*i)))
 	}
-	writeTokens(w, tokens, t.lit, t.dist)
 }
 
 // writeFixed writes tokens as a block with the fixed codes (RFC 1951 §3.2.6).

@@ -55,7 +55,7 @@ func (e *WholeEncoder) matchChained(src []byte) {
 		}
 		p, pending = end, end
 	}
-	e.Tokens = appendLiterals(e.Tokens, &e.Stats.Lit, src[pending:])
+	e.tail(src, pending)
 }
 
 // insert links position p, which has 8 bytes to load, into its chain. The

@@ -12,8 +12,13 @@ import (
 // change meant to alter the output records the new digests.
 func TestOutputMatchesRecordedCorpusDigest(t *testing.T) {
 	var w WholeEncoder
-	if got, want := enctest.CorpusDigest(t, w.Append), "ba39ad0c979d26a09c23dacc27b1d7ec847d892476a3f69e8891f98ea505f372"; got != want {
-		t.Errorf("WholeEncoder: corpus digest %s, recorded %s", got, want)
+	for level, want := range map[int]string{
+		PairedMax:    "39e464b5cbbc90950a4d1ab0c1b2adf8835ad8fdf82333eef769e7899a86a0d2",
+		ChainedLevel: "ba39ad0c979d26a09c23dacc27b1d7ec847d892476a3f69e8891f98ea505f372",
+	} {
+		if got := enctest.CorpusDigest(t, appendAt(&w, level)); got != want {
+			t.Errorf("WholeEncoder at level %d: corpus digest %s, recorded %s", level, got, want)
+		}
 	}
 	s := NewEncoder(windowSize)
 	var buf bytes.Buffer

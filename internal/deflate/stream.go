@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // Encoder is a streaming DEFLATE compressor (RFC 1951) for a sequence of
@@ -250,6 +251,19 @@ func (e *Encoder) match() {
 
 func (e *Encoder) literals(b []byte) {
 	e.tokens = appendLiterals(e.tokens, &e.stats.Lit, b)
+}
+
+// appendLiterals appends a literal token for each byte of b and counts it.
+func appendLiterals(tokens []LZToken, lits *[numLitLen]uint32, b []byte) []LZToken {
+	k := len(tokens)
+	tokens = slices.Grow(tokens, len(b))[:k+len(b)]
+	t := tokens[k:]
+	t = t[:len(b)] // the same length as b, so the loop needs no bounds check
+	for i, c := range b {
+		lits[c]++
+		t[i] = literal(c)
+	}
+	return tokens
 }
 
 func load32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i : i+4 : i+4]) }

@@ -1,28 +1,33 @@
 package deflate
 
-import "slices"
-
 // WholeEncoder compresses one body known whole into a complete raw DEFLATE
 // stream (RFC 1951) of one final block: dynamic codes built for that body,
 // fixed codes or stored, whichever is smallest. It is made for small HTTP
 // responses, where a general-purpose encoder spends most of its time on
-// per-block work. Matching (Match) takes the longest of a few candidates
-// of a chain of 4-byte hashes, looks one byte ahead for a longer match and
-// extends matches backwards; the tables are invalidated between bodies
-// instead of cleared.
+// per-block work. Matching (Match) stands in for a DEFLATE level: up to 5
+// it takes the longer of a few hashed candidates (paired.go), above 5 the
+// longest of a few candidates of a chain of 4-byte hashes (chain.go); both
+// look ahead for a longer match and extend matches backwards. The tables
+// are invalidated between bodies instead of cleared.
 //
 // A WholeEncoder is not safe for concurrent use; the zero value is ready
 // to use.
 type WholeEncoder struct {
-	Long   [1 << longHashBits]int32  // position+base of the last 8-byte string per hash
-	Short  [1 << shortHashBits]int32 // the same for 4-byte strings
-	Base   int32                     // positions of the current body are stored as p+base
-	Next   int32                     // base of the next body
-	Tokens []LZToken
-	Stats  BlockStats
-	HB     HuffBuilder
-	table  *Table
-	bw     BitWriter
+	Long  [1 << longHashBits]int32  // position+base of the last 8-byte string per hash
+	Short [1 << shortHashBits]int32 // the same for 4-byte strings
+	// Pairs holds the last two positions+base per 7-byte hash, for the
+	// paired finder (paired.go); allocated on its first use, as the zstd
+	// and brotli encoders sharing these tables have no use for it.
+	Pairs *[1 << pairBits][2]int32
+	Base  int32 // positions of the current body are stored as p+base
+	Next  int32 // base of the next body
+	// Seqs are the body's LZ77 steps, in order: each some literals, then
+	// a match, but the last, which may have none (Length 0).
+	Seqs  []Seq
+	Stats BlockStats
+	HB    HuffBuilder
+	table *Table
+	bw    BitWriter
 	// chain links each position of the body to the previous one with the
 	// same 4-byte hash (chain.go); the positions before inserted are in.
 	chain    []int32
@@ -38,21 +43,22 @@ const (
 	maxStored = 65535
 )
 
-// Append compresses src and appends the DEFLATE stream to dst. src must be
-// shorter than 1 GiB (positions are int32) and must not overlap dst's spare
-// capacity; the encoder is tuned for a few KB (beyond that, see the skip
-// stride in Match).
-func (e *WholeEncoder) Append(dst, src []byte) []byte {
+// Append compresses src, matching as level does (1 to 9; see Match), and
+// appends the DEFLATE stream to dst. src must be shorter than 1 GiB
+// (positions are int32) and must not overlap dst's spare capacity; the
+// encoder is tuned for a few KB (beyond that, see the skip stride in
+// Match).
+func (e *WholeEncoder) Append(dst, src []byte, level int) []byte {
 	if len(src) >= BaseLimit {
 		panic("deflate: WholeEncoder body of 1 GiB or more")
 	}
 	e.Reset(len(src))
-	e.Match(src)
+	e.Match(src, level)
 	return e.block(dst, src)
 }
 
-// block appends the final block of src, whose tokens and counts are in e,
-// to dst.
+// block appends the final block of src, whose sequences and counts are in
+// e, to dst.
 func (e *WholeEncoder) block(dst, src []byte) []byte {
 	if e.table == nil {
 		e.table = NewTable()
@@ -66,9 +72,11 @@ func (e *WholeEncoder) block(dst, src []byte) []byte {
 	e.bw = BitWriter{Buf: dst}
 	switch {
 	case dynamic <= fixed && dynamic <= stored:
-		e.table.writeDynamic(&e.bw, true, e.Tokens)
+		e.table.writeHeader(&e.bw, true)
+		writeSeqs(&e.bw, src, e.Seqs, e.table.lit, e.table.dist, dynamic)
 	case fixed <= stored:
-		writeFixed(&e.bw, true, e.Tokens)
+		e.bw.blockHeader(true, fixedBlock)
+		writeSeqs(&e.bw, src, e.Seqs, fixedCode, fixedDist, fixed)
 	default:
 		for {
 			n := min(len(src), maxStored)
@@ -110,7 +118,7 @@ func (e *WholeEncoder) costs() (dynamic, fixed int) {
 // below the new base, out of reach, so the hash tables need no clearing.
 func (e *WholeEncoder) Reset(n int) {
 	e.ResetTables(n)
-	e.Tokens = e.Tokens[:0]
+	e.Seqs = e.Seqs[:0]
 	e.Stats.reset()
 }
 
@@ -120,6 +128,9 @@ func (e *WholeEncoder) ResetTables(n int) {
 	if e.Next == 0 || int(e.Next)+n+1 > BaseLimit {
 		clear(e.Long[:])
 		clear(e.Short[:])
+		if e.Pairs != nil {
+			clear(e.Pairs[:])
+		}
 		e.Next = 1 // zero entries are out of reach
 	}
 	e.Base = e.Next
@@ -131,13 +142,27 @@ func (e *WholeEncoder) ResetTables(n int) {
 func HashLong(u uint64) uint32  { return uint32((u * 0xcf1bbcdcb7a56463) >> (64 - longHashBits)) }
 func HashShort(u uint32) uint32 { return (u * 2654435761) >> (32 - shortHashBits) }
 
-// Match turns src into tokens and counts their symbols: with chains of
+// PairedMax is the highest level Match matches with the paired finder;
+// ChainedLevel is a level it matches with chains (up to ChainMax bytes).
+const (
+	PairedMax    = 5
+	ChainedLevel = PairedMax + 1
+)
+
+// Match turns src into tokens and counts their symbols, as level does: up
+// to PairedMax with the paired finder (paired.go), above it with chains of
 // candidates for bodies of up to ChainMax bytes (chain.go), the sparse way
 // above.
-func (e *WholeEncoder) Match(src []byte) {
-	if len(src) <= ChainMax {
+func (e *WholeEncoder) Match(src []byte, level int) {
+	switch {
+	case level <= PairedMax:
+		if e.Pairs == nil {
+			e.Pairs = new([1 << pairBits][2]int32)
+		}
+		e.matchPaired(src)
+	case len(src) <= ChainMax:
 		e.matchChained(src)
-	} else {
+	default:
 		e.matchAll(src)
 	}
 }
@@ -193,7 +218,7 @@ func (e *WholeEncoder) matchAll(src []byte) {
 		}
 		p, pending = end, end
 	}
-	e.Tokens = appendLiterals(e.Tokens, &e.Stats.Lit, src[pending:])
+	e.tail(src, pending)
 }
 
 // lazy lets a 4-byte match of length at p, dist back, give way to a long
@@ -219,28 +244,31 @@ func (e *WholeEncoder) lazy(src []byte, p, length, dist int) (int, int, int) {
 }
 
 // emit extends the match of length at p, dist back, backwards over the
-// bytes not yet tokenised (src[pending:p]), appends their literals and
-// the match to the tokens, counts them, and returns where the match
-// starts and ends.
+// bytes not yet tokenised (src[pending:p]), appends the sequence of their
+// literals and the match, counts them, and returns where the match starts
+// and ends.
 func (e *WholeEncoder) emit(src []byte, pending, p, length, dist int) (start, end int) {
 	for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
 		p, length = p-1, length+1
 	}
-	t := match(length, dist)
-	e.Tokens = append(appendLiterals(e.Tokens, &e.Stats.Lit, src[pending:p]), t)
-	e.Stats.add(t)
+	countLiterals(&e.Stats.Lit, src[pending:p])
+	e.Seqs = append(e.Seqs, Seq{Lits: uint32(p - pending), Length: uint32(length), Dist: uint32(dist)})
+	e.Stats.addMatch(length, dist)
 	return p, p + length
 }
 
-// appendLiterals appends a literal token for each byte of b and counts it.
-func appendLiterals(tokens []LZToken, lits *[numLitLen]uint32, b []byte) []LZToken {
-	k := len(tokens)
-	tokens = slices.Grow(tokens, len(b))[:k+len(b)]
-	t := tokens[k:]
-	t = t[:len(b)] // the same length as b, so the loop needs no bounds check
-	for i, c := range b {
-		lits[c]++
-		t[i] = literal(c)
+// tail appends the sequence of the literals src[pending:] that no match
+// follows, if there are any, and counts them.
+func (e *WholeEncoder) tail(src []byte, pending int) {
+	if pending < len(src) {
+		countLiterals(&e.Stats.Lit, src[pending:])
+		e.Seqs = append(e.Seqs, Seq{Lits: uint32(len(src) - pending)})
 	}
-	return tokens
+}
+
+// countLiterals counts each byte of b.
+func countLiterals(lits *[numLitLen]uint32, b []byte) {
+	for _, c := range b {
+		lits[c]++
+	}
 }

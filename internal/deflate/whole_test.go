@@ -24,7 +24,9 @@ func inflate(t testing.TB, stream []byte) []byte {
 // other sizes, and appended after existing bytes of dst.
 func TestWholeEncoderIsStandardDeflate(t *testing.T) {
 	var e WholeEncoder
-	enctest.RoundTripShapes(t, e.Append, inflate)
+	for _, level := range finderLevels {
+		enctest.RoundTripShapes(t, appendAt(&e, level), inflate)
+	}
 }
 
 // The encoder picks the smallest block type: stored for random bytes (no
@@ -34,17 +36,19 @@ func TestWholeEncoderPicksTheSmallestBlock(t *testing.T) {
 	shapes := enctest.Shapes()
 	var e WholeEncoder
 	random := shapes["random"]
-	if out := e.Append(nil, random); len(out) > len(random)+5*(len(random)/maxStored+1) {
-		t.Errorf("random %d bytes: %d out, want stored blocks", len(random), len(out))
-	}
-	if out := e.Append(nil, nil); !bytes.Equal(out, []byte{0x03, 0x00}) {
-		t.Errorf("empty body: % x, want 03 00 (a fixed block with only end-of-block)", out)
-	}
-	if out := e.Append(nil, []byte("abcd")); out[0]&7 != 1|1<<1 {
-		t.Errorf("4 bytes: block header %03b, want a final fixed block", out[0]&7)
-	}
-	if out := e.Append(nil, shapes["json"]); out[0]&7 != 1|2<<1 {
-		t.Errorf("json: block header %03b, want a final dynamic block", out[0]&7)
+	for _, level := range finderLevels {
+		if out := e.Append(nil, random, level); len(out) > len(random)+5*(len(random)/maxStored+1) {
+			t.Errorf("level %d, random %d bytes: %d out, want stored blocks", level, len(random), len(out))
+		}
+		if out := e.Append(nil, nil, level); !bytes.Equal(out, []byte{0x03, 0x00}) {
+			t.Errorf("level %d, empty body: % x, want 03 00 (a fixed block with only end-of-block)", level, out)
+		}
+		if out := e.Append(nil, []byte("abcd"), level); out[0]&7 != 1|1<<1 {
+			t.Errorf("level %d, 4 bytes: block header %03b, want a final fixed block", level, out[0]&7)
+		}
+		if out := e.Append(nil, shapes["json"], level); out[0]&7 != 1|2<<1 {
+			t.Errorf("level %d, json: block header %03b, want a final dynamic block", level, out[0]&7)
+		}
 	}
 }
 
@@ -53,22 +57,25 @@ func TestWholeEncoderPicksTheSmallestBlock(t *testing.T) {
 // wrap decode.
 func TestWholeEncoderWrapsItsPositions(t *testing.T) {
 	body := enctest.Shapes()["json"]
-	var e WholeEncoder
-	e.Append(nil, body)
-	e.Next = BaseLimit - int32(len(body))/2
-	for range 3 {
-		if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
-			t.Fatal("body after the wrap decoded differently")
+	for _, level := range finderLevels {
+		var e WholeEncoder
+		e.Append(nil, body, level)
+		e.Next = BaseLimit - int32(len(body))/2
+		for range 3 {
+			if got := inflate(t, e.Append(nil, body, level)); !bytes.Equal(got, body) {
+				t.Fatalf("level %d: body after the wrap decoded differently", level)
+			}
 		}
-	}
-	if e.Next > int32(3*len(body)+4) {
-		t.Errorf("next = %d: the positions did not start again", e.Next)
+		if e.Next > int32(3*len(body)+4) {
+			t.Errorf("level %d: next = %d: the positions did not start again", level, e.Next)
+		}
 	}
 }
 
 // FuzzWholeEncoder compresses two arbitrary bodies in turn with one encoder,
-// then the two together repeated past ChainMax (so that both matchers run),
-// and has compress/flate read each back.
+// then the two together repeated past ChainMax (so that the chained and the
+// sparse matchers run), each with both finders, and has compress/flate read
+// each back.
 func FuzzWholeEncoder(f *testing.F) {
 	f.Add([]byte("hello hello hello"), []byte("hello"))
 	f.Add(bytes.Repeat([]byte{0}, 70000), []byte{1, 2, 3})
@@ -78,8 +85,10 @@ func FuzzWholeEncoder(f *testing.F) {
 		both := append(append([]byte(nil), first...), second...)
 		long := bytes.Repeat(both, ChainMax/(len(both)+1)+1)
 		for _, body := range [][]byte{first, second, long} {
-			if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
-				t.Fatalf("%d bytes decoded differently", len(body))
+			for _, level := range finderLevels {
+				if got := inflate(t, e.Append(nil, body, level)); !bytes.Equal(got, body) {
+					t.Fatalf("level %d, %d bytes decoded differently", level, len(body))
+				}
 			}
 		}
 	})
@@ -91,10 +100,11 @@ func FuzzWholeEncoder(f *testing.F) {
 // as the sparse finder's, give or take 1 %: the claim behind the chains.
 func TestWholeEncoderChainedMatching(t *testing.T) {
 	var e WholeEncoder
+	const level = ChainedLevel
 	for name, shape := range enctest.Shapes() {
 		for _, n := range []int{9, 100, ChainMax - 1, ChainMax, ChainMax + 1} {
 			body := shape[:min(n, len(shape))]
-			if got := inflate(t, e.Append(nil, body)); !bytes.Equal(got, body) {
+			if got := inflate(t, e.Append(nil, body, level)); !bytes.Equal(got, body) {
 				t.Fatalf("%s[:%d]: decoded differently", name, len(body))
 			}
 		}
@@ -102,7 +112,7 @@ func TestWholeEncoderChainedMatching(t *testing.T) {
 	names, cuts := enctest.CorpusCuts(t)
 	for _, name := range names {
 		src := cuts[name]
-		chained := e.Append(nil, src)
+		chained := e.Append(nil, src, level)
 		e.Reset(len(src))
 		e.matchAll(src)
 		sparse := e.block(nil, src)
@@ -124,14 +134,14 @@ func TestWholeEncoderDistancesStayInTheWindow(t *testing.T) {
 	for _, period := range []int{windowSize - 1, windowSize, windowSize + 1} {
 		body := append(append([]byte(nil), random[:period]...), random[:period]...)
 		var e WholeEncoder
-		out := e.Append(nil, body)
+		out := e.Append(nil, body, ChainedLevel)
 		if got := inflate(t, out); !bytes.Equal(got, body) {
 			t.Fatalf("period %d: decoded differently", period)
 		}
 		longest := 0
-		for _, tk := range e.Tokens {
-			if tk&MatchFlag != 0 {
-				longest = max(longest, int(tk&0xffff)+1)
+		for _, s := range e.Seqs {
+			if s.Length != 0 {
+				longest = max(longest, int(s.Dist))
 			}
 		}
 		switch {

@@ -12,11 +12,13 @@ type MatchFinder struct {
 	Kind   string // for messages: "DEFLATE", "zstd", "brotli"
 	Encode func(dst, src []byte) []byte
 	Decode func(testing.TB, []byte) []byte
-	// The tables: Long and Short its arrays, Base and Next its fields.
-	Long, Short []int32
-	Base, Next  *int32
-	BaseLimit   int // where the tables' positions wrap
-	MaxBody     int // the longest body the encoder takes
+	// Tables returns the hash tables (Long, Short, and the paired
+	// finder's, flattened, once allocated), read after each body; Base
+	// and Next are the WholeEncoder's fields.
+	Tables     func() [][]int32
+	Base, Next *int32
+	BaseLimit  int // where the tables' positions wrap
+	MaxBody    int // the longest body the encoder takes
 }
 
 func (m MatchFinder) roundTrip(t *testing.T, what string, src []byte) {
@@ -28,7 +30,7 @@ func (m MatchFinder) roundTrip(t *testing.T, what string, src []byte) {
 
 func (m MatchFinder) checkTables(t *testing.T, n int) {
 	t.Helper()
-	CheckMatchTables(t, m.Kind, m.Long, m.Short, *m.Base, *m.Next, n)
+	CheckMatchTables(t, m.Kind, m.Tables(), *m.Base, *m.Next, n)
 }
 
 // StaysInTheBody encodes every SlotShapes shape at every size class up to

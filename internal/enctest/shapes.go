@@ -154,15 +154,15 @@ func MatchShape(r *rand.Rand, n int) []byte {
 	return b
 }
 
-// CheckMatchTables fails t unless every entry of the tables long and short
-// of a deflate.WholeEncoder (its Long, Short, Base and Next) that belongs to
+// CheckMatchTables fails t unless every entry of the hash tables of a
+// deflate.WholeEncoder (its Long, Short and Pairs; Base and Next) that belongs to
 // the body of n bytes just matched is a position with 8 bytes after it (at
 // most n-8), and none is at or above the next body's base: the invariants
 // that keep LoadFast64 and LoadFast32 in bounds.
-func CheckMatchTables(t *testing.T, what string, long, short []int32, base, next int32, n int) {
+func CheckMatchTables(t *testing.T, what string, tables [][]int32, base, next int32, n int) {
 	t.Helper()
 	last := base + int32(n) - 8
-	for _, table := range [][]int32{long, short} {
+	for _, table := range tables {
 		for _, v := range table {
 			if v >= base && v > last || v >= next {
 				t.Fatalf("%s, %d bytes: a table holds %d, past the body (base %d, next %d)", what, n, v, base, next)

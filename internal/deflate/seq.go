@@ -1,0 +1,81 @@
+package deflate
+
+import (
+	"encoding/binary"
+	"slices"
+)
+
+// A Seq is one LZ77 step of a body known whole: Lits literals, the next
+// bytes of the body, then a match of Length bytes (3 to 258) from Dist
+// back (1 to 32768); Length 0 when no match follows the literals, as at
+// the body's end. Literals are not copied out of the body: writing a
+// sequence reads them where they are, in one tight loop per run.
+type Seq struct{ Lits, Length, Dist uint32 }
+
+// writeSeqs writes the sequences of src, then the end-of-block code, with
+// the given codes, in which the block takes size bits (as costs counts
+// them). It keeps the bit buffer in locals and, every three literals and
+// after each match, stores all 64 bits of it and moves on by the whole
+// bytes among them, so that where a byte ends decides no branch. Three
+// literals add at most 45 bits to the 7 left over, a match's length and
+// distance with their extra bits at most 48.
+func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size int) {
+	for w.N >= 8 {
+		w.Buf = append(w.Buf, byte(w.Bits))
+		w.Bits >>= 8
+		w.N -= 8
+	}
+	acc, n := w.Bits, w.N
+	// Room for the block and for the last store's 8 bytes.
+	o := len(w.Buf)
+	buf := slices.Grow(w.Buf, size/8+16)
+	buf = buf[:cap(buf)]
+	flush := func() {
+		binary.LittleEndian.PutUint64(buf[o:], acc)
+		o += int(n >> 3)
+		acc >>= n &^ 7
+		n &= 7
+	}
+	// Literal codes resliced to 256 and indexed by a byte, and shifts
+	// masked to 63, so that the compiler checks neither.
+	litBits, litLen := lit.Bits[:256], lit.Len[:256]
+	pos := 0
+	for _, s := range seqs {
+		lits := src[pos : pos+int(s.Lits)]
+		pos += int(s.Lits + s.Length)
+		for ; len(lits) >= 3; lits = lits[3:] {
+			a, b, c := lits[0], lits[1], lits[2]
+			acc |= uint64(litBits[a]) << (n & 63)
+			n += uint(litLen[a])
+			acc |= uint64(litBits[b]) << (n & 63)
+			n += uint(litLen[b])
+			acc |= uint64(litBits[c]) << (n & 63)
+			n += uint(litLen[c])
+			flush()
+		}
+		for _, a := range lits {
+			acc |= uint64(litBits[a]) << (n & 63)
+			n += uint(litLen[a])
+		}
+		if s.Length == 0 {
+			continue
+		}
+		flush()
+		l := uint8(s.Length - 3)
+		ls := lenCodeSym[l]
+		acc |= uint64(lit.Bits[ls]) << (n & 63)
+		n += uint(lit.Len[ls])
+		acc |= uint64(uint16(l)-lenCodeBase[ls-257]) << (n & 63)
+		n += uint(lenCodeExtra[ls-257])
+		d := s.Dist - 1
+		dc := distCode(d)
+		acc |= uint64(dist.Bits[dc]) << (n & 63)
+		n += uint(dist.Len[dc])
+		acc |= uint64(d-distCodeBase[dc]) << (n & 63)
+		n += uint(distCodeExtra[dc])
+		flush()
+	}
+	flush()
+	w.Bits, w.N, w.Buf = acc, n, buf[:o]
+	w.WriteBits(uint32(lit.Bits[endOfBlock]), lit.Len[endOfBlock])
+}
