@@ -98,7 +98,8 @@ func (r *Report) writeLevelTable() {
 		return
 	}
 	fmt.Fprintf(r.md, "\nAt equal level, squeeze against the Go middleware fastest at 1 KiB, geomean over %d kinds of web body "+
-		"(the default path runs the same encoders, so about as fast; every kind: "+
+		"(squeeze's own encoders serve small bodies where they keep the level's bytes in at most two thirds of the library's time, "+
+		"[docs/levels.md](docs/levels.md#squeezes-own-small-body-encoders); elsewhere it runs the peers' encoders; every kind: "+
 		"[docs/performance.md](docs/performance.md#middleware-at-equal-level-on-every-kind-of-body)):\n\n", r.levelRows[0].kinds)
 	var rows [][]string
 	for _, l := range r.levelRows {
