@@ -11,7 +11,9 @@ import "net/http"
 // The header's slice is replaced, never written in place, so a slice shared
 // between responses (a preset header value) is safe to pass in. A response
 // without Vary that varies on Accept-Encoding alone, as most compressed
-// ones do, gets a value shared by them all: no allocation.
+// ones do, gets a value shared by them all, allocating nothing: code that
+// changes Vary afterwards replaces its lines (as AddVary and Header.Set
+// do), never writes into them.
 func AddVary(h http.Header, fields ...string) {
 	lines, changed := h["Vary"], false
 	if len(lines) == 0 && len(fields) == 1 && fields[0] == "Accept-Encoding" {

@@ -13,12 +13,14 @@ import (
 type Seq struct{ Lits, Length, Dist uint32 }
 
 // writeSeqs writes the sequences of src, then the end-of-block code, with
-// the given codes, in which the block takes size bits (as costs counts
-// them). It keeps the bit buffer in locals and, every three literals and
-// after each match, stores all 64 bits of it and moves on by the whole
-// bytes among them, so that where a byte ends decides no branch. Three
-// literals add at most 45 bits to the 7 left over, a match's length and
-// distance with their extra bits at most 48.
+// the given codes, in which they take size bits (as costs counts them). It
+// keeps the bit buffer in locals and, every three literals and after each
+// sequence's literals and match, stores all 64 bits of it and moves on by
+// the whole bytes among them, so that where a byte ends decides no branch.
+// Three literals add at most 45 bits to the 7 left over, two 30, a match's
+// length and distance with their extra bits 48. The last bytes go one at a
+// time: a store reaches 8 bytes on, and past the stream's end those are
+// the caller's spare capacity, which an append leaves alone.
 func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size int) {
 	for w.N >= 8 {
 		w.Buf = append(w.Buf, byte(w.Bits))
@@ -26,15 +28,23 @@ func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size in
 		w.N -= 8
 	}
 	acc, n := w.Bits, w.N
-	// Room for the block and for the last store's 8 bytes.
 	o := len(w.Buf)
-	buf := slices.Grow(w.Buf, size/8+16)
+	end := o + (int(n)+size+7)/8 // where the stream ends
+	buf := slices.Grow(w.Buf, end-o)
 	buf = buf[:cap(buf)]
 	flush := func() {
-		binary.LittleEndian.PutUint64(buf[o:], acc)
-		o += int(n >> 3)
-		acc >>= n &^ 7
-		n &= 7
+		if o+8 <= end {
+			binary.LittleEndian.PutUint64(buf[o:], acc)
+			o += int(n >> 3)
+			acc >>= n &^ 7
+			n &= 7
+			return
+		}
+		for ; n >= 8; n -= 8 {
+			buf[o] = byte(acc)
+			o++
+			acc >>= 8
+		}
 	}
 	// Literal codes resliced to 256 and indexed by a byte, and shifts
 	// masked to 63, so that the compiler checks neither.
@@ -57,10 +67,10 @@ func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size in
 			acc |= uint64(litBits[a]) << (n & 63)
 			n += uint(litLen[a])
 		}
+		flush()
 		if s.Length == 0 {
 			continue
 		}
-		flush()
 		l := uint8(s.Length - 3)
 		ls := lenCodeSym[l]
 		acc |= uint64(lit.Bits[ls]) << (n & 63)

@@ -73,10 +73,10 @@ func (e *WholeEncoder) block(dst, src []byte) []byte {
 	switch {
 	case dynamic <= fixed && dynamic <= stored:
 		e.table.writeHeader(&e.bw, true)
-		writeSeqs(&e.bw, src, e.Seqs, e.table.lit, e.table.dist, dynamic)
+		writeSeqs(&e.bw, src, e.Seqs, e.table.lit, e.table.dist, dynamic-3-e.table.bits)
 	case fixed <= stored:
 		e.bw.blockHeader(true, fixedBlock)
-		writeSeqs(&e.bw, src, e.Seqs, fixedCode, fixedDist, fixed)
+		writeSeqs(&e.bw, src, e.Seqs, fixedCode, fixedDist, fixed-3)
 	default:
 		for {
 			n := min(len(src), maxStored)
@@ -123,7 +123,7 @@ func (e *WholeEncoder) Reset(n int) {
 }
 
 // ResetTables is Reset's part for the hash tables, all that zstd.Encoder,
-// which keeps no tokens, uses.
+// which keeps no sequences, uses.
 func (e *WholeEncoder) ResetTables(n int) {
 	if e.Next == 0 || int(e.Next)+n+1 > BaseLimit {
 		clear(e.Long[:])
@@ -149,7 +149,7 @@ const (
 	ChainedLevel = PairedMax + 1
 )
 
-// Match turns src into tokens and counts their symbols, as level does: up
+// Match turns src into sequences and counts their symbols, as level does: up
 // to PairedMax with the paired finder (paired.go), above it with chains of
 // candidates for bodies of up to ChainMax bytes (chain.go), the sparse way
 // above.
@@ -173,7 +173,7 @@ func (e *WholeEncoder) Match(src []byte, level int) {
 func (e *WholeEncoder) matchAll(src []byte) {
 	n, base := len(src), e.Base
 	long, short := &e.Long, &e.Short
-	// The tokens and counts are used through e, not locals: with fewer
+	// The sequences and counts are used through e, not locals: with fewer
 	// values live across the probing loop the compiler keeps the loop's
 	// state in registers (fewer instructions on small JSON bodies).
 	last := n - 8      // the last position with 8 bytes to hash (negative below 8 bytes: no matching)

@@ -131,24 +131,27 @@ func TestWholeEncoderChainedMatching(t *testing.T) {
 // the window.
 func TestWholeEncoderDistancesStayInTheWindow(t *testing.T) {
 	random := enctest.Shapes()["random"]
-	for _, period := range []int{windowSize - 1, windowSize, windowSize + 1} {
-		body := append(append([]byte(nil), random[:period]...), random[:period]...)
-		var e WholeEncoder
-		out := e.Append(nil, body, ChainedLevel)
-		if got := inflate(t, out); !bytes.Equal(got, body) {
-			t.Fatalf("period %d: decoded differently", period)
-		}
-		longest := 0
-		for _, s := range e.Seqs {
-			if s.Length != 0 {
-				longest = max(longest, int(s.Dist))
+	for _, level := range finderLevels {
+		for _, period := range []int{windowSize - 1, windowSize, windowSize + 1} {
+			body := append(append([]byte(nil), random[:period]...), random[:period]...)
+			var e WholeEncoder
+			out := e.Append(nil, body, level)
+			if got := inflate(t, out); !bytes.Equal(got, body) {
+				t.Fatalf("level %d, period %d: decoded differently", level, period)
 			}
-		}
-		switch {
-		case longest > windowSize:
-			t.Errorf("period %d: a match reaches %d bytes back", period, longest)
-		case period <= windowSize && longest != period:
-			t.Errorf("period %d: farthest match %d, want the repeat at %d", period, longest, period)
+			checkSeqs(t, "window", &e, body)
+			longest := 0
+			for _, s := range e.Seqs {
+				if s.Length != 0 {
+					longest = max(longest, int(s.Dist))
+				}
+			}
+			switch {
+			case longest > windowSize:
+				t.Errorf("level %d, period %d: a match reaches %d bytes back", level, period, longest)
+			case period <= windowSize && longest != period:
+				t.Errorf("level %d, period %d: farthest match %d, want the repeat at %d", level, period, longest, period)
+			}
 		}
 	}
 }
