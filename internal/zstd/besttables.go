@@ -28,7 +28,7 @@ func (e *blockCoder) appendBestSequenceTables(dst []byte) ([]byte, bool) {
 			last--
 		}
 		c = c[:last+1]
-		cheapest := math.Inf(1)
+		cheapest := int64(math.MaxInt64)
 		if pre := zstdPredefinedNorm[kind]; last < len(pre) {
 			cheapest = tableBits(c, pre, zstdPredefinedLog[kind])
 		}
@@ -40,7 +40,7 @@ func (e *blockCoder) appendBestSequenceTables(dst []byte) ([]byte, bool) {
 				continue
 			}
 			desc := appendNCount(dst[:at], norm, log)
-			if bits := tableBits(c, norm, log) + float64(8*(len(desc)-at)); bits < cheapest {
+			if bits := tableBits(c, norm, log) + int64(8*(len(desc)-at))<<log2FixBits; bits < cheapest {
 				cheapest, bestLog = bits, log
 			}
 		}
@@ -65,13 +65,13 @@ func (e *blockCoder) appendBestSequenceTables(dst []byte) ([]byte, bool) {
 }
 
 // tableBits is about what coding the counts c takes with the normalized
-// distribution norm of accuracy log: a symbol with k of the 2^log states
-// costs log2(2^log/k) bits.
-func tableBits(c []uint32, norm []int16, log uint8) float64 {
-	bits := 0.0
+// distribution norm of accuracy log, in 1/2^log2FixBits bits: a symbol
+// with k of the 2^log states costs log2(2^log/k) bits.
+func tableBits(c []uint32, norm []int16, log uint8) int64 {
+	bits := int64(0)
 	for s, f := range c {
 		if f != 0 {
-			bits += float64(f) * (float64(log) - math.Log2(float64(fseStates(norm[s]))))
+			bits += int64(f) * (int64(log)<<log2FixBits - log2Fix(uint32(fseStates(norm[s]))))
 		}
 	}
 	return bits
@@ -98,12 +98,12 @@ func normalizeBest(norm *[64]int16, c []uint32, n int, log uint8) ([]int16, bool
 		return nil, false
 	}
 	// What one more state saves a symbol: f·log2((k+1)/k).
-	gain := func(s int) float64 {
-		k := float64(norm[s])
-		return float64(c[s]) * math.Log2((k+1)/k)
+	gain := func(s int) int64 {
+		k := uint32(norm[s])
+		return int64(c[s]) * (log2Fix(k+1) - log2Fix(k))
 	}
 	for ; left > 0; left-- {
-		best, most := -1, 0.0
+		best, most := -1, int64(-1)
 		for s, f := range c {
 			if f != 0 {
 				if g := gain(s); g > most {

@@ -17,18 +17,19 @@ import (
 // Positions are stored plus one, so that 0 means none. It uses checked
 // loads only: speed matters less here than on the small-body path.
 type btMatcher struct {
-	src   []byte
-	hash  []uint32 // per 4-byte hash, the newest position, the tree's root
-	hash3 []uint32 // per 3-byte hash, the newest position
-	tree  []uint32 // per position, its smaller then its larger subtree
+	src      []byte
+	hash     []uint32 // per 4-byte hash, the newest position, the tree's root
+	hash3    []uint32 // per 3-byte hash, the newest position
+	tree     []uint32 // per position, its smaller then its larger subtree
+	hashBits uint8    // of hash, which grows with the body
 }
 
 // An lzMatch is a match a position may take: length bytes from dist back.
 type lzMatch struct{ length, dist uint32 }
 
 const (
-	btHashBits  = 20
-	btHash3Bits = 16
+	btMaxHashBits = 20
+	btHash3Bits   = 16
 	// btCompares bounds the candidates one descent looks at (zstd's
 	// searchLog 9 for its level 19 on blocks of 128 KiB).
 	btCompares = 512
@@ -45,13 +46,17 @@ const (
 // reset makes m ready for src, whose positions it then takes in order.
 func (m *btMatcher) reset(src []byte) {
 	m.src = src
-	if m.hash == nil {
-		m.hash = make([]uint32, 1<<btHashBits)
-		m.hash3 = make([]uint32, 1<<btHash3Bits)
-	} else {
-		clear(m.hash)
-		clear(m.hash3)
+	// About a slot per position: a small body clears a small table.
+	m.hashBits = uint8(min(max(bits.Len(uint(len(src))), 10), btMaxHashBits))
+	if cap(m.hash) < 1<<m.hashBits {
+		m.hash = make([]uint32, 1<<btMaxHashBits)
 	}
+	m.hash = m.hash[:1<<m.hashBits]
+	clear(m.hash)
+	if m.hash3 == nil {
+		m.hash3 = make([]uint32, 1<<btHash3Bits)
+	}
+	clear(m.hash3)
 	if cap(m.tree) < 2*len(src) {
 		m.tree = make([]uint32, 2*len(src))
 	}
@@ -75,7 +80,7 @@ func (m *btMatcher) find(p, end int, out []lzMatch) ([]lzMatch, int) {
 	}
 	m.hash3[h3] = uint32(p + 1)
 
-	h := v * 0x9e3779b1 >> (32 - btHashBits)
+	h := v * 0x9e3779b1 >> (32 - m.hashBits)
 	cand := int(m.hash[h])
 	m.hash[h] = uint32(p + 1)
 	// Where the next smaller and larger positions go, and how many bytes

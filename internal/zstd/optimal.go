@@ -2,6 +2,7 @@ package zstd
 
 import (
 	"math"
+	"math/bits"
 )
 
 // optPrices are what the parser pays, in 1/optScale bits, for a literal
@@ -15,14 +16,39 @@ type optPrices struct {
 }
 
 // optScale is the price of one bit.
-const optScale = 256
+const optScale = 1 << 8
 
 // optPrice is the price of a symbol seen f times in n, with the counts
 // smoothed by one per symbol of the alphabet's k: an unseen one costs a
 // little more than the rarest.
 func optPrice(f uint32, n, k int) int32 {
-	return int32(math.Round(optScale * math.Log2(float64(n+k)/float64(f+1))))
+	return int32((log2Fix(uint32(n+k)) - log2Fix(f+1)) >> (log2FixBits - 8))
 }
+
+// log2Fix is log2(x) for x ≥ 1 in 1/2^log2FixBits bits, exact to the
+// rounding below 2048, within a thousandth of a bit above: the highest
+// bit's position and the 10 bits after it looked up. Integers, not floats,
+// so that every machine prices alike and makes the same bytes.
+func log2Fix(x uint32) int64 {
+	l := bits.Len32(x) - 1
+	var mant uint32
+	if l >= 10 {
+		mant = x >> (l - 10) & 1023
+	} else {
+		mant = x << (10 - l) & 1023
+	}
+	return int64(l)<<log2FixBits + int64(log2FixFraction[mant])
+}
+
+const log2FixBits = 16
+
+// log2FixFraction[i] is log2(1 + i/1024) in 1/2^log2FixBits bits.
+var log2FixFraction = func() (t [1024]uint32) {
+	for i := range t {
+		t[i] = uint32(math.Round(math.Log2(1+float64(i)/1024) * (1 << log2FixBits)))
+	}
+	return t
+}()
 
 // setPrices sets p from counts: lit the literal bytes', codes the sequence
 // codes' by kind, as the block coder counts them.
