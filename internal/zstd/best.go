@@ -73,6 +73,17 @@ func (e *BestEncoder) Append(dst, src []byte, stop func() error) ([]byte, error)
 			}
 		}
 		end := min(start+bestBlock, len(src))
+		if b := src[start:end]; isRun(b) {
+			// An RLE block: its byte, and the size in the header (RFC
+			// 8878 §3.1.1.2.2). Its positions stay out of the tree:
+			// later blocks find runs of their own.
+			h := zstdBlockRLE<<1 | uint32(len(b))<<3
+			if end == len(src) {
+				h |= 1 // Last_Block
+			}
+			dst = append(dst, byte(h), byte(h>>8), byte(h>>16), b[0])
+			continue
+		}
 		e.findMatches(start, end)
 		dst = e.appendBestBlock(dst, src, start, end, &prices)
 	}
@@ -136,4 +147,14 @@ func (e *BestEncoder) gatherLiteralsChecked(block []byte) {
 		pos += int(s.lits + s.length)
 	}
 	e.lits = append(lits, block[pos:]...)
+}
+
+// isRun reports whether b is one byte repeated.
+func isRun(b []byte) bool {
+	for _, c := range b {
+		if c != b[0] {
+			return false
+		}
+	}
+	return true
 }

@@ -115,6 +115,7 @@ func (e *blockCoder) appendBlock(dst, src []byte, last bool) []byte {
 // Block types (RFC 8878 §3.1.1.2.2).
 const (
 	zstdBlockRaw        uint32 = 0
+	zstdBlockRLE        uint32 = 1
 	zstdBlockCompressed uint32 = 2
 )
 

@@ -13,6 +13,9 @@ type optPrices struct {
 	ll  [36]int32
 	ml  [53]int32
 	of  [32]int32
+	// byLength is matchLen worked out for the lengths below optSufficient,
+	// the parser's inner loop.
+	byLength [optSufficient]int32
 }
 
 // optScale is the price of one bit.
@@ -66,6 +69,10 @@ func (p *optPrices) setPrices(lit *[256]uint32, codes *[3][64]uint32) {
 	set(p.ll[:], codes[zstdLitLen][:len(p.ll)])
 	set(p.ml[:], codes[zstdMatchLen][:len(p.ml)])
 	set(p.of[:], codes[zstdOffset][:len(p.of)])
+	for l := uint32(3); l < optSufficient; l++ {
+		c := zstdMatchLenCode(l - 3)
+		p.byLength[l] = p.ml[c] + int32(zstdMatchLenBits[c])*optScale
+	}
 }
 
 // startCounts are counts for a first parse, before any of its own: the
@@ -86,6 +93,9 @@ func (p *optPrices) litLen(n uint32) int32 {
 }
 
 func (p *optPrices) matchLen(n uint32) int32 {
+	if n < optSufficient {
+		return p.byLength[n]
+	}
 	c := zstdMatchLenCode(n - 3)
 	return p.ml[c] + int32(zstdMatchLenBits[c])*optScale
 }
