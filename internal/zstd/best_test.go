@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/squeezehttp/squeeze/internal/corpus"
 	"github.com/squeezehttp/squeeze/internal/enctest"
 )
@@ -26,16 +25,7 @@ func bestAppend(e *BestEncoder) func(dst, src []byte) []byte {
 // up to MaxBestBody, with klauspost's decoder, which checks the checksum.
 func unzstdBest(tb testing.TB, frame []byte) []byte {
 	tb.Helper()
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(MaxBestBody))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	defer d.Close()
-	got, err := d.DecodeAll(frame, nil)
-	if err != nil {
-		tb.Fatalf("klauspost/compress/zstd: %v", err)
-	}
-	return got
+	return unzstdWindow(tb, frame, MaxBestBody)
 }
 
 // bestShapes adds to enctest's shapes bodies of many blocks: the corpus's

@@ -52,16 +52,7 @@ func (e *blockCoder) appendBestSequenceTables(dst []byte) ([]byte, bool) {
 		e.tables[kind].build(norm, bestLog)
 		mode |= 2 << (6 - 2*kind) // FSE_Compressed_Mode
 	}
-	if mode == 0 {
-		return dst, false
-	}
-	dst[modeAt] = mode
-	for kind := range 3 {
-		if mode>>(6-2*kind)&3 == 0 {
-			e.tables[kind] = zstdPredefined[kind]
-		}
-	}
-	return dst, true
+	return e.setModes(dst, modeAt, mode)
 }
 
 // tableBits is about what coding the counts c takes with the normalized

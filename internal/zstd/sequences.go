@@ -194,12 +194,17 @@ func (e *blockCoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 		e.tables[kind].build(norm, zstdTableLog)
 		mode |= 2 << (6 - 2*kind) // FSE_Compressed_Mode
 	}
+	return e.setModes(dst, modeAt, mode)
+}
+
+// setModes writes the tables' modes at dst[modeAt] and reports whether any
+// table was built (mode not 0), when the kinds left predefined take a copy
+// of that table, so that e.tables holds all three.
+func (e *blockCoder) setModes(dst []byte, modeAt int, mode byte) ([]byte, bool) {
 	if mode == 0 {
 		return dst, false
 	}
 	dst[modeAt] = mode
-	// The kinds left predefined take a copy of that table, so that
-	// e.tables holds all three.
 	for kind := range 3 {
 		if mode>>(6-2*kind)&3 == 0 {
 			e.tables[kind] = zstdPredefined[kind]
