@@ -80,6 +80,20 @@ func TestBestEncoderRoundTrip(t *testing.T) {
 	}
 }
 
+// A frame depends on its body alone, not on the bodies the encoder took
+// before: Generate's sidecars are the same whichever worker makes them.
+func TestBestEncoderOutputDependsOnTheBodyAlone(t *testing.T) {
+	shapes := bestShapes(t)
+	var used BestEncoder
+	for _, name := range []string{"mix", "json", "corpus sources", "text", "far", "random", "runs"} {
+		var fresh BestEncoder
+		want := bestAppend(&fresh)(nil, shapes[name])
+		if got := bestAppend(&used)(nil, shapes[name]); !bytes.Equal(got, want) {
+			t.Errorf("%s: %d bytes from an encoder used before, %d other bytes from a new one", name, len(got), len(want))
+		}
+	}
+}
+
 // The frames decode with libzstd, the C library, too: its decoder shares no
 // code with this package's encoders or klauspost's decoder.
 func TestBestEncoderDecodedByLibzstd(t *testing.T) {
