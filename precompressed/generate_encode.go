@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/andybalholm/brotli"
@@ -45,16 +46,17 @@ type sidecarEncoder struct {
 }
 
 // encode writes src, of size bytes, to dst compressed in coding. It checks
-// ctx between 64 KB chunks of input, so that a cancelled run stops within
-// the block the encoder is working on rather than after the whole file:
-// brotli quality 11 works in the largest blocks of input, the longest
-// wait, the others in smaller ones.
+// ctx between 64 KB chunks of input (blocks of 128 KiB for zstd files up to
+// 8 MiB), so that a cancelled run stops within the block the encoder is
+// working on rather than after the whole file: brotli quality 11 works in
+// the largest blocks of input, the longest wait, the others in smaller
+// ones.
 func (e *sidecarEncoder) encode(ctx context.Context, dst io.Writer, src io.Reader, size int64, coding string) error {
 	var zw io.WriteCloser
 	switch coding {
 	case "zstd":
 		if size <= ownzstd.MaxBestBody {
-			return e.encodeBestZstd(ctx, dst, src)
+			return e.encodeBestZstd(ctx, dst, src, size)
 		}
 		// Larger files stream through klauspost's best level, in an
 		// 8 MB window: the own encoder holds the whole file.
@@ -122,16 +124,16 @@ func (e *sidecarEncoder) encode(ctx context.Context, dst io.Writer, src io.Reade
 	return nil
 }
 
-// encodeBestZstd writes src, an original of at most ownzstd.MaxBestBody
-// bytes, to dst as the own best encoder's zstd frame: optimal parsing, as
-// the C zstd's highest levels do, makes sidecars about as small as
-// `zstd -19`'s, where klauspost's best level makes them 5 % larger. The
-// frame is single-segment, its window the file (RFC 8878 §3.1.1.1.2).
-// The encoder checks ctx between blocks of 128 KiB.
-func (e *sidecarEncoder) encodeBestZstd(ctx context.Context, dst io.Writer, src io.Reader) error {
+// encodeBestZstd writes src, an original of size bytes, at most
+// ownzstd.MaxBestBody, to dst as the own best encoder's zstd frame:
+// optimal parsing, as the C zstd's highest levels do, makes sidecars about
+// as small as `zstd -19`'s, where klauspost's best level makes them 5 %
+// larger. The frame is single-segment, its window the file (RFC 8878
+// §3.1.1.1.2). The encoder checks ctx between blocks of 128 KiB.
+func (e *sidecarEncoder) encodeBestZstd(ctx context.Context, dst io.Writer, src io.Reader, size int64) error {
 	// One byte more than the encoder takes tells an original that grew
 	// since its size was read.
-	body, err := readAtMost(e.body[:0], src, ownzstd.MaxBestBody+1)
+	body, err := readAtMost(slices.Grow(e.body[:0], int(size)+1), src, ownzstd.MaxBestBody+1)
 	if err != nil {
 		return fmt.Errorf("precompressed: reading original: %w", err)
 	}
