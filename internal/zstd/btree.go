@@ -41,6 +41,11 @@ const (
 	// optimisation for long repeats, whose insertion is quadratic).
 	btSkipAbove = 384
 	btSkipMost  = 192
+	// btMaxLen bounds the length a descent measures: in a long repeat
+	// (a file that is one pattern over and over), measuring each match to
+	// the block's end made the finder quadratic in the block. The parser
+	// extends a longer match through its repeat code (see parse).
+	btMaxLen = 1 << 12
 )
 
 // reset makes m ready for src, whose positions it then takes in order.
@@ -64,11 +69,12 @@ func (m *btMatcher) reset(src []byte) {
 }
 
 // find inserts position p, which has at least 4 bytes before end, and
-// appends to out its matches ending at end at the latest, each longer
-// than the one before. It returns out and how many positions after p to
+// appends to out its matches ending at end at the latest and at most
+// btMaxLen long, each longer than the one before. It returns out and how many positions after p to
 // skip (see btSkipAbove).
 func (m *btMatcher) find(p, end int, out []lzMatch) ([]lzMatch, int) {
 	src := m.src
+	end = min(end, p+btMaxLen)
 	best := 2
 	v := binary.LittleEndian.Uint32(src[p:])
 	h3 := (v << 8) * 0x9e3779b1 >> (32 - btHash3Bits)
