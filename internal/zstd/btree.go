@@ -44,7 +44,8 @@ const (
 	// btMaxLen bounds the length a descent measures: in a long repeat
 	// (a file that is one pattern over and over), measuring each match to
 	// the block's end made the finder quadratic in the block. The parser
-	// extends a longer match through its repeat code (see parse).
+	// continues a longer match a literal later, through a repeat code,
+	// which it measures in full.
 	btMaxLen = 1 << 12
 )
 
