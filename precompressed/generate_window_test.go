@@ -43,9 +43,11 @@ func dictIDSize(flag byte) int { return [4]int{0, 1, 2, 4}[flag] }
 
 func TestZstdSidecarWindowWithinRFC9659(t *testing.T) {
 	big := bytes.Repeat(jsBody, (9<<20)/len(jsBody)+1) // more than the 8 MB cap
-	dir := genTree(t, map[string][]byte{"small.js": jsBody, "big.js": big})
+	// The largest file the own encoder takes whole, its window the file.
+	edge := big[:8<<20]
+	dir := genTree(t, map[string][]byte{"small.js": jsBody, "big.js": big, "edge.js": edge})
 	generate(t, dir, GenerateConfig{Sidecars: []Sidecar{{"zstd", ".zst"}}})
-	for name, n := range map[string]int{"small.js": len(jsBody), "big.js": len(big)} {
+	for name, n := range map[string]int{"small.js": len(jsBody), "big.js": len(big), "edge.js": len(edge)} {
 		b, err := os.ReadFile(filepath.Join(dir, name+".zst"))
 		if err != nil {
 			t.Fatal(err)

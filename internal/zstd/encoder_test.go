@@ -22,7 +22,13 @@ import (
 // code with the encoder, limited to the memory the frame says it needs.
 func unzstd(tb testing.TB, frame []byte) []byte {
 	tb.Helper()
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(MaxBody))
+	return unzstdWindow(tb, frame, MaxBody)
+}
+
+// unzstdWindow is unzstd for frames whose window is at most window bytes.
+func unzstdWindow(tb testing.TB, frame []byte, window uint64) []byte {
+	tb.Helper()
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(window))
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -48,6 +48,9 @@ type blockCoder struct {
 	// rep holds the last three offsets as the decoder keeps them, across
 	// the blocks of a frame (RFC 8878 §3.1.1.5).
 	rep [3]uint32
+	// bestTables has the sequence tables built to the accuracy that prices
+	// lowest (appendBestSequenceTables), for BestEncoder.
+	bestTables bool
 }
 
 // zstdStartRep is the last offsets a frame starts with (RFC 8878 §3.1.1.5).
@@ -77,13 +80,15 @@ func (e *Encoder) Append(dst, src []byte) []byte {
 	if len(src) > MaxBody {
 		panic("deflate: Encoder body above 128 KiB")
 	}
-	dst = appendZstdFrameHeader(dst, len(src))
+	dst = appendZstdFrameHeader(dst, len(src), false)
 	e.match(src)
+	e.gatherLiterals(src)
 	e.rep = zstdStartRep
 	return e.appendBlock(dst, src, true)
 }
 
-// appendBlock appends the block of src, whose matches are in e.seqs, the
+// appendBlock appends the block of src, whose matches are in e.seqs and
+// literals in e.lits, the
 // frame's last when last: its header once its size is known, a raw block
 // when coding does not make it smaller (RFC 8878 §3.1.1.2), which leaves
 // the decoder's last offsets as they were.
@@ -91,7 +96,7 @@ func (e *blockCoder) appendBlock(dst, src []byte, last bool) []byte {
 	rep := e.rep
 	start := len(dst)
 	dst = append(dst, 0, 0, 0)
-	dst = e.appendLiterals(dst, src)
+	dst = e.appendLiterals(dst)
 	dst = e.appendSequences(dst)
 	size, kind := len(dst)-start-3, zstdBlockCompressed
 	if size >= len(src) {
@@ -110,22 +115,26 @@ func (e *blockCoder) appendBlock(dst, src []byte, last bool) []byte {
 // Block types (RFC 8878 §3.1.1.2.2).
 const (
 	zstdBlockRaw        uint32 = 0
+	zstdBlockRLE        uint32 = 1
 	zstdBlockCompressed uint32 = 2
 )
 
 // appendZstdFrameHeader appends the magic number and a single-segment frame
-// header for a body of n bytes, with no dictionary and no checksum (RFC
-// 8878 §3.1.1.1).
-func appendZstdFrameHeader(dst []byte, n int) []byte {
+// header for a body of n bytes, with no dictionary, and with the flag of a
+// Content_Checksum after the last block when checksum (RFC 8878 §3.1.1.1).
+func appendZstdFrameHeader(dst []byte, n int, checksum bool) []byte {
 	dst = append(dst, 0x28, 0xb5, 0x2f, 0xfd)
-	const singleSegment = 1 << 5
+	fhd := byte(1 << 5) // Single_Segment_Flag
+	if checksum {
+		fhd |= 1 << 2
+	}
 	switch {
 	case n < 256:
-		return append(dst, singleSegment, byte(n))
+		return append(dst, fhd, byte(n))
 	case n < 256+65536:
 		n -= 256 // a 2-byte Frame_Content_Size is offset by 256
-		return append(dst, 1<<6|singleSegment, byte(n), byte(n>>8))
+		return append(dst, 1<<6|fhd, byte(n), byte(n>>8))
 	default:
-		return append(dst, 2<<6|singleSegment, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
+		return append(dst, 2<<6|fhd, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
 	}
 }

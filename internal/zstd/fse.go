@@ -10,10 +10,14 @@ import (
 // turn a state into the number of bits to send and the symbol's first
 // position.
 type fseEncoder struct {
-	next [64]uint16    // 1<<log used
-	sym  [64]fseSymbol // as many as the distribution has symbols
+	next [fseMaxStates]uint16 // 1<<log used
+	sym  [64]fseSymbol        // as many as the distribution has symbols
 	log  uint8
 }
+
+// fseMaxStates is the most states a table holds: accuracy log 9, the most
+// any sequence code's table may have (RFC 8878 §3.1.1.3.2.2).
+const fseMaxStates = 1 << 9
 
 type fseSymbol struct {
 	deltaBits  uint32 // (bits<<16) - (states of the symbol << bits), in zstd's terms deltaNbBits
@@ -72,7 +76,7 @@ func newFSEEncoder(norm []int16, log uint8) (t fseEncoder) {
 }
 
 // build makes t the coding table of the normalized distribution norm, of
-// at most 64 symbols and accuracy log at most 6, spreading the symbols over
+// at most 64 symbols and accuracy log at most 9, spreading the symbols over
 // the states exactly as a decoder does (RFC 8878 §4.1.1): symbols of
 // probability -1 ("less than 1") take one state each from the top, the
 // others are spread with a step of 5/8 of the table plus 3. Symbols of
@@ -80,18 +84,18 @@ func newFSEEncoder(norm []int16, log uint8) (t fseEncoder) {
 func (t *fseEncoder) build(norm []int16, log uint8) {
 	t.log = log
 	size := 1 << log
-	var symbols [64]uint8
+	var symbols [fseMaxStates]uint8
 	high := size - 1
 	for s, n := range norm {
 		if n == -1 {
-			symbols[high&63] = uint8(s)
+			symbols[high&(fseMaxStates-1)] = uint8(s)
 			high--
 		}
 	}
 	step, mask, pos := size>>1+size>>3+3, size-1, 0
 	for s, n := range norm {
 		for range n { // none for -1
-			symbols[pos&63] = uint8(s)
+			symbols[pos&(fseMaxStates-1)] = uint8(s)
 			pos = (pos + step) & mask
 			for high < mask && pos > high { // the top states went to -1 symbols
 				pos = (pos + step) & mask
@@ -100,15 +104,15 @@ func (t *fseEncoder) build(norm []int16, log uint8) {
 	}
 	// Each symbol's states, in increasing order, are a run of next,
 	// starting at the total count of the symbols before it.
-	var first, cursor [64]uint8
+	var first, cursor [64]uint16
 	total := 0
 	for s, n := range norm {
-		first[s&63] = uint8(total)
+		first[s&63] = uint16(total)
 		total += fseStates(n)
 	}
 	cursor = first
 	for u, s := range symbols[:size] {
-		t.next[cursor[s&63]&63] = uint16(size + u)
+		t.next[cursor[s&63]&(fseMaxStates-1)] = uint16(size + u)
 		cursor[s&63]++
 	}
 	for s, n := range norm {
@@ -207,7 +211,7 @@ func (t *fseEncoder) start(s uint8) uint32 {
 	sym := t.sym[s&63]
 	n := (sym.deltaBits + 1<<15) >> 16
 	v := n<<16 - sym.deltaBits
-	return uint32(t.next[(int32(v>>n)+sym.deltaState)&63])
+	return uint32(t.next[(int32(v>>n)+sym.deltaState)&(fseMaxStates-1)])
 }
 
 // encode adds the bits that take the decoder from state to the state
@@ -215,5 +219,5 @@ func (t *fseEncoder) start(s uint8) uint32 {
 func (t *fseEncoder) encode(w fastBits, state uint32, s uint8) (fastBits, uint32) {
 	sym := t.sym[s&63]
 	n := (state + sym.deltaBits) >> 16 & 31 // at most log; the mask spares the compiler's shift checks
-	return w.addBits(uint64(state&(1<<n-1)), uint8(n)), uint32(t.next[(int32(state>>n)+sym.deltaState)&63])
+	return w.addBits(uint64(state&(1<<n-1)), uint8(n)), uint32(t.next[(int32(state>>n)+sym.deltaState)&(fseMaxStates-1)])
 }

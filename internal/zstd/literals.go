@@ -9,11 +9,8 @@ import (
 	"github.com/squeezehttp/squeeze/internal/deflate"
 )
 
-// appendLiterals gathers the literals the match finder left in src, counts
-// them, and appends the literals section (RFC 8878 §3.1.1.3.1): a run when
-// there is one distinct literal, Huffman-coded when that is smaller, raw
-// otherwise.
-func (e *blockCoder) appendLiterals(dst, src []byte) []byte {
+// gatherLiterals sets e.lits to the literals the match finder left in src.
+func (e *blockCoder) gatherLiterals(src []byte) {
 	// Copied 8 bytes at a time, up to 7 past their end: the loads are in
 	// bounds, since every run but the last ends at a match, which starts
 	// at least 8 bytes before src's end.
@@ -27,9 +24,14 @@ func (e *blockCoder) appendLiterals(dst, src []byte) []byte {
 		pos += int(s.lits + s.length)
 	}
 	nl += copy(lits[nl:], src[pos:])
-	lits = lits[:nl]
-	e.lits = lits
+	e.lits = lits[:nl]
+}
 
+// appendLiterals counts the literals in e.lits and appends the literals
+// section (RFC 8878 §3.1.1.3.1): a run when there is one distinct literal,
+// Huffman-coded when that is smaller, raw otherwise.
+func (e *blockCoder) appendLiterals(dst []byte) []byte {
+	lits := e.lits
 	freq := &e.freq
 	clear(freq[:])
 	b := lits

@@ -25,15 +25,19 @@ func (e *blockCoder) appendSequences(dst []byte) []byte {
 	zstdRepeatOffsets(seqs, &e.rep)
 	e.codeSequences()
 	var built bool
-	dst, built = e.appendSequenceTables(dst)
-	// A sequence takes at most 18 bits of states and 16+15+17 extra bits
-	// (literal runs and distances below 128 KiB, match lengths below 64
-	// KiB). With the 7 bits left from the last flush, states and up to 32
-	// extra bits fit the 64-bit accumulator; a sequence with more (a run of
-	// 64 KiB of literals, say, then a match as far back) flushes between
-	// them.
+	if e.bestTables {
+		dst, built = e.appendBestSequenceTables(dst)
+	} else {
+		dst, built = e.appendSequenceTables(dst)
+	}
+	// A sequence takes at most 26 bits of states (accuracy logs 9, 9 and
+	// 8) and 16+16+23 extra bits (literal runs and match lengths within a
+	// block of 128 KiB, distances within 8 MiB). With the 7 bits left from
+	// the last flush, states and up to 30 extra bits fit the 64-bit
+	// accumulator with a bit to spare; a sequence with more (a run of 64
+	// KiB of literals, say, then a match far back) flushes between them.
 	start := len(dst)
-	dst = slices.Grow(dst, len(seqs)*9+16)
+	dst = slices.Grow(dst, len(seqs)*11+16)
 	buf := dst[start:cap(dst)]
 	var w fastBits
 	// Read backwards, the sequences are written from the last; the
@@ -57,7 +61,7 @@ func (e *blockCoder) appendSequences(dst []byte) []byte {
 			w, sof = w.step(st[zstdOffset][c.of&63][sof&31]) // 32 states
 			w, sml = w.step(st[zstdMatchLen][c.ml&63][sml&63])
 			w, sll = w.step(st[zstdLitLen][c.ll&63][sll&63])
-			if c.bits > 32 {
+			if c.bits > 30 {
 				w = w.flush(buf)
 			}
 			w = w.addBits(c.extra, c.bits).flush(buf)
@@ -70,7 +74,7 @@ func (e *blockCoder) appendSequences(dst []byte) []byte {
 			w, sof = t[zstdOffset].encode(w, sof, c.of)
 			w, sml = t[zstdMatchLen].encode(w, sml, c.ml)
 			w, sll = t[zstdLitLen].encode(w, sll, c.ll)
-			if c.bits > 32 {
+			if c.bits > 30 {
 				w = w.flush(buf)
 			}
 			w = w.addBits(c.extra, c.bits).flush(buf)
@@ -190,12 +194,17 @@ func (e *blockCoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 		e.tables[kind].build(norm, zstdTableLog)
 		mode |= 2 << (6 - 2*kind) // FSE_Compressed_Mode
 	}
+	return e.setModes(dst, modeAt, mode)
+}
+
+// setModes writes the tables' modes at dst[modeAt] and reports whether any
+// table was built (mode not 0), when the kinds left predefined take a copy
+// of that table, so that e.tables holds all three.
+func (e *blockCoder) setModes(dst []byte, modeAt int, mode byte) ([]byte, bool) {
 	if mode == 0 {
 		return dst, false
 	}
 	dst[modeAt] = mode
-	// The kinds left predefined take a copy of that table, so that
-	// e.tables holds all three.
 	for kind := range 3 {
 		if mode>>(6-2*kind)&3 == 0 {
 			e.tables[kind] = zstdPredefined[kind]
@@ -242,7 +251,7 @@ type seqCode struct {
 func (e *blockCoder) codeSequences() {
 	seqs := e.seqs
 	codes := slices.Grow(e.codes[:0], len(seqs))[:len(seqs)]
-	count := len(seqs) >= zstdMinBuilt
+	count := len(seqs) >= zstdMinBuilt || e.bestTables
 	if count {
 		e.counts = [3][64]uint32{}
 	}
@@ -266,11 +275,10 @@ func (e *blockCoder) codeSequences() {
 }
 
 // zstdRepeatOffsets replaces each sequence's distance by its offset value
-// (RFC 8878 §3.1.1.5): 1-3 for one of the last three offsets, the
-// distance plus 3 otherwise, keeping the last offsets in rep as a decoder
-// does.
-// With no literals before the match, 1-3 mean the second and third last
-// offsets and the last one less one.
+// (RFC 8878 §3.1.1.5), keeping the last offsets in rep as a decoder does:
+// offsetValue for a block's sequences, written out for the small-body
+// encoder, which spends a noticeable share of its time here (calling
+// offsetValue per sequence made it 5 to 15 % slower on 1-4 KiB bodies).
 func zstdRepeatOffsets(seqs []lzSeq, rep *[3]uint32) {
 	r0, r1, r2 := rep[0], rep[1], rep[2]
 	for i := range seqs {

@@ -104,5 +104,6 @@ func (e *StreamEncoder) block(dst []byte, last bool) []byte {
 	e.m.Match(int(e.rep[0]), func(lits, length, dist int) {
 		e.seqs = append(e.seqs, lzSeq{lits: uint32(lits), length: uint32(length), dist: uint32(dist)})
 	})
+	e.gatherLiterals(src)
 	return e.appendBlock(dst, src, last)
 }
