@@ -62,7 +62,7 @@ type Conn struct {
 	// stuck peer holds up can give up when its context or bound ends.
 	msgMu     ctxMutex
 	comp      *Compressor
-	wbuf      []byte // compressed or masked payload
+	wbuf      []byte // a frame: room for its header, then its compressed or masked payload
 	wmu       ctxMutex
 	hdrBuf    []byte
 	ctlBuf    [maxControlPayload]byte
