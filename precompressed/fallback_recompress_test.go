@@ -26,7 +26,7 @@ func bestLevel(t *testing.T, codec encoding.Codec, src []byte) []byte {
 
 // warmUp sends the requests after which a file is recompressed and waits
 // for the recompression to finish.
-func warmUp(t *testing.T, h *server, target string, headers ...string) {
+func warmUp(t testing.TB, h *server, target string, headers ...string) {
 	t.Helper()
 	for range DefaultFallbackRecompressAfter + 1 {
 		do(h, "GET", target, headers...)
