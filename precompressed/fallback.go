@@ -101,9 +101,12 @@ func (s *server) contentSum(v *variant) (sum [sha256.Size]byte, src []byte, err 
 	if src, err = s.read(v); err != nil {
 		return sum, nil, err
 	}
-	sum = sha256.Sum256(src)
-	v.digest.content.Store(&sum)
-	return sum, src, nil
+	// A new array, not &sum: the address of a result would move it to
+	// the heap on every call, the common one that finds it kept included.
+	p := new([sha256.Size]byte)
+	*p = sha256.Sum256(src)
+	v.digest.content.Store(p)
+	return *p, src, nil
 }
 
 // read returns the content of v, or errChanged when it no longer has v's
