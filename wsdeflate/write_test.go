@@ -83,3 +83,50 @@ func TestMessageFrameLeavesInOneWrite(t *testing.T) {
 		})
 	}
 }
+
+// TestMessageCostsOnlyItsCopy: in steady state a message written and read
+// on a Conn allocates only the copy Read returns, which is the caller's:
+// the frame buffers, the codec and the watch that applies Read's context
+// are the connection's own.
+func TestMessageCostsOnlyItsCopy(t *testing.T) {
+	if raceEnabled {
+		t.Skip("sync.Pool drops items on purpose under the race detector")
+	}
+	a, b := net.Pipe()
+	defer a.Close()
+	defer b.Close()
+	opts := connOptions{idleRelease: -1}
+	if err := opts.check("test"); err != nil {
+		t.Fatal(err)
+	}
+	p := Params{ServerMaxWindowBits: 15, ClientMaxWindowBits: 15}
+	client := newConn(a, bufio.NewReader(a), bufio.NewWriter(a), connConfig{connOptions: opts, client: true, params: &p})
+	server := newConn(b, bufio.NewReader(b), bufio.NewWriter(b), connConfig{connOptions: opts, params: &p})
+	ctx := context.Background()
+	next, written := make(chan []byte), make(chan error)
+	defer close(next)
+	go func() {
+		for m := range next {
+			written <- client.Write(ctx, MessageText, m)
+		}
+	}()
+	msgs := messages(8, 1024)
+	i := 0
+	step := func() {
+		m := msgs[i%len(msgs)]
+		i++
+		next <- m
+		if _, got, err := server.Read(ctx); err != nil || !bytes.Equal(got, m) {
+			t.Fatalf("read %d bytes, %v", len(got), err)
+		}
+		if err := <-written; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 20 {
+		step() // grow the buffers
+	}
+	if n := testing.AllocsPerRun(200, step); n > 1 {
+		t.Errorf("%.1f allocations per message, want 1: the copy Read returns", n)
+	}
+}
