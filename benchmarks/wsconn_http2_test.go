@@ -109,7 +109,7 @@ func BenchmarkWSEchoHTTP2(b *testing.B) {
 	}
 }
 
-// BenchmarkStreamEchoFloor is what BenchmarkWSEchoHTTP2's two transports
+// BenchmarkEchoFloorHTTP2 is what BenchmarkWSEchoHTTP2's two transports
 // cost before any WebSocket work: a handler that echoes what it reads and
 // does nothing else, 300 bytes (a 1 KB JSON message compressed) at a time,
 // over a hijacked HTTP/1.1 TLS connection and over an HTTP/2 stream, each
@@ -118,8 +118,8 @@ func BenchmarkWSEchoHTTP2(b *testing.B) {
 // flush of the ResponseWriter is a round trip through net/http's
 // connection goroutine, which no handler can avoid.
 //
-//	GODEBUG=http2xconnect=1 go test -run '^$' -bench StreamEchoFloor -benchtime 2000x -count 5 . | benchstat -col /impl -
-func BenchmarkStreamEchoFloor(b *testing.B) {
+//	GODEBUG=http2xconnect=1 go test -run '^$' -bench EchoFloorHTTP2 -benchtime 2000x -count 5 . | benchstat -col /impl -
+func BenchmarkEchoFloorHTTP2(b *testing.B) {
 	if !strings.Contains(os.Getenv("GODEBUG"), "http2xconnect=1") {
 		b.Skip("net/http offers Extended CONNECT only when the process starts with GODEBUG=http2xconnect=1")
 	}
