@@ -104,7 +104,7 @@
 // answers it with 200 and the same negotiation as over HTTP/1.1 (no
 // Sec-WebSocket-Accept), and the [Conn] then runs over the stream: frames
 // are read from the request body and written to the ResponseWriter, each
-// in one write and flushed, and deadlines go through
+// flushed as it is written, and deadlines go through
 // http.ResponseController (the server's ReadTimeout and WriteTimeout are
 // cleared as they are for a hijacked connection). Everything else —
 // framing, limits, compression, the idle release, Close's bound — is the
