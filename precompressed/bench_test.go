@@ -24,9 +24,11 @@ func (d *discard) WriteHeader(int)             {}
 func (d *discard) Write(p []byte) (int, error) { d.n += int64(len(p)); return len(p), nil }
 
 // BenchmarkServe compares, on one 100 KB script, http.FileServerFS sending
-// it uncompressed and sending the br sidecar's bytes as a plain file, this package sending its br sidecar, this package
-// sending the zstd copy it compressed once into memory, and the usual
-// setup of compressing on every request (encoding.Handler around
+// it uncompressed and sending the br sidecar's bytes as a plain file, this
+// package sending its br sidecar, this package sending the zstd and br
+// copies it compressed once into memory (after the warm-up that has them
+// recompressed at the best level, as a busy server sends them), and the
+// usual setup of compressing on every request (encoding.Handler around
 // http.FileServerFS).
 func BenchmarkServe(b *testing.B) {
 	var sb strings.Builder
@@ -48,6 +50,7 @@ func BenchmarkServe(b *testing.B) {
 		{"FileServerFS/br-bytes-as-plain-file", http.FileServerFS(sameBytes), ""},
 		{"precompressed/sidecar-br", FileServer(withSidecar, Config{}), "br"},
 		{"precompressed/fallback-zstd", FileServer(plain, Config{}), "zstd"},
+		{"precompressed/fallback-br", FileServer(plain, Config{}), "br"},
 		{"encoding.Handler(FileServerFS)/zstd", encoding.Handler(http.FileServerFS(plain)), "zstd"},
 	}
 	for _, c := range cases {
@@ -55,6 +58,9 @@ func BenchmarkServe(b *testing.B) {
 			r := httptest.NewRequest("GET", "/app.js", nil)
 			if c.accept != "" {
 				r.Header.Set("Accept-Encoding", c.accept)
+			}
+			if s, ok := c.h.(*server); ok {
+				warmUp(b, s, "/app.js", "Accept-Encoding", c.accept)
 			}
 			w := &discard{h: http.Header{}}
 			c.h.ServeHTTP(w, r) // warm the caches

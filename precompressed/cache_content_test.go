@@ -119,7 +119,7 @@ func TestRecompressionNeverReplacesWithOtherContent(t *testing.T) {
 }
 
 // waitRecompressorIdle waits until s's recompressor has no work left.
-func waitRecompressorIdle(t *testing.T, s *server) {
+func waitRecompressorIdle(t testing.TB, s *server) {
 	t.Helper()
 	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
 		s.recompressor.mu.Lock()

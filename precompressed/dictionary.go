@@ -153,6 +153,13 @@ func (s *server) serveWithDictionary(w http.ResponseWriter, r *http.Request, res
 		s.serve(w, r, res)
 		return
 	}
+	s.serveDictionarySteps(w, r, res)
+}
+
+// serveDictionarySteps is serveWithDictionary for a file the dictionary
+// steps apply to. It is a function of its own so that its frame is not on
+// the stack of every other response (see serveCompressed).
+func (s *server) serveDictionarySteps(w http.ResponseWriter, r *http.Request, res *resource) {
 	if s.dict.cfg.Match != nil {
 		if match := s.dict.cfg.Match(res.name); match != "" {
 			// An invalid pattern leaves the response unmarked; it is still

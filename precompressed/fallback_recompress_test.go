@@ -26,7 +26,7 @@ func bestLevel(t *testing.T, codec encoding.Codec, src []byte) []byte {
 
 // warmUp sends the requests after which a file is recompressed and waits
 // for the recompression to finish.
-func warmUp(t *testing.T, h *server, target string, headers ...string) {
+func warmUp(t testing.TB, h *server, target string, headers ...string) {
 	t.Helper()
 	for range DefaultFallbackRecompressAfter + 1 {
 		do(h, "GET", target, headers...)
@@ -147,5 +147,27 @@ func TestFallbackRecompressesAgainAfterEviction(t *testing.T) {
 	warmUp(t, h, "/book.js", "Accept-Encoding", "gzip")
 	if w := do(h, "GET", "/book.js", "Accept-Encoding", "gzip"); !bytes.Equal(w.Body.Bytes(), bestLevel(t, encoding.Gzip(), src)) {
 		t.Errorf("after eviction and a new warm-up: %d bytes, not gzip 9's", w.Body.Len())
+	}
+}
+
+// The codings asked for are learnt from every Accept-Encoding a file's
+// responses see, though a value seen before is not parsed again: a client
+// weighing zstd and br alike after one that asked for br alone has both
+// recompressed.
+func TestFallbackLearnsEachAcceptEncodingAskedFor(t *testing.T) {
+	src := corpus.Site(1)["js/book.js"]
+	h := FileServer(fstest.MapFS{"book.js": file(src)}, Config{}).(*server)
+	warmUp(t, h, "/book.js", "Accept-Encoding", "br")
+	st := h.fallbackState(h.lookup("book.js").original)
+	bit := func(coding string) uint32 { return 1 << slices.Index(h.fallbackNames, coding) }
+	if got := st.asked.Load(); got != bit("br") {
+		t.Fatalf("asked codings %03b after br alone, want br's %03b", got, bit("br"))
+	}
+	warmUp(t, h, "/book.js", "Accept-Encoding", "zstd, br")
+	if got, want := st.asked.Load(), bit("br")|bit("zstd"); got != want {
+		t.Errorf("asked codings %03b after \"zstd, br\", want %03b", got, want)
+	}
+	if got, want := st.done.Load(), bit("br")|bit("zstd"); got != want {
+		t.Errorf("recompressed codings %03b, want br and zstd %03b", got, want)
 	}
 }

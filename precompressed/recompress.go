@@ -29,6 +29,16 @@ type fallbackState struct {
 	sizes  []atomic.Int64
 	order  atomic.Pointer[[]string]      // fallback codings smallest first; nil until one is recompressed
 	ready  []atomic.Pointer[readyHeader] // per fallback codec, the header values of its cached bytes
+	asks   atomic.Pointer[askedMemo]     // the latest Accept-Encoding's asked mask
+}
+
+// askedMemo is the asked mask of one Accept-Encoding value for one chosen
+// fallback codec. A client sends the same value with every request, so a
+// file's responses parse each value once, not once per response.
+type askedMemo struct {
+	accept string
+	chosen int
+	mask   uint32
 }
 
 // fallbackState returns v's state, made on first use.
@@ -79,10 +89,12 @@ func (s *server) noteSent(r *http.Request, v *variant, i int, made bool) {
 	}
 	// Or only when it adds a bit: most responses add none, and a load
 	// leaves the shared word unwritten.
-	if asked, old := s.askedCodings(r, i), st.asked.Load(); old|asked != old {
+	if asked, old := s.askedCodings(st, r, i), st.asked.Load(); old|asked != old {
 		st.asked.Or(asked)
 	}
-	if st.sent.Add(1) < int64(s.recompressAfter) {
+	// Counted only until the count is reached: the shared word is not
+	// written by every response.
+	if n := int64(s.recompressAfter); st.sent.Load() < n && st.sent.Add(1) < n {
 		return
 	}
 	for {
@@ -101,15 +113,23 @@ func (s *server) noteSent(r *http.Request, v *variant, i int, made bool) {
 }
 
 // askedCodings returns the fallback codings the request weighs as high as
-// the chosen one, the i-th: those a size could decide between.
-func (s *server) askedCodings(r *http.Request, i int) uint32 {
-	a := negotiate.Parse(r.Header.Values("Accept-Encoding"))
+// the chosen one, the i-th: those a size could decide between. The mask
+// of a one-line Accept-Encoding is kept in st for the next response.
+func (s *server) askedCodings(st *fallbackState, r *http.Request, i int) uint32 {
+	values := r.Header["Accept-Encoding"]
+	if m := st.asks.Load(); m != nil && len(values) == 1 && m.chosen == i && m.accept == values[0] {
+		return m.mask
+	}
+	a := negotiate.Parse(values)
 	q := a.Quality(s.fallbackNames[i])
 	var mask uint32
 	for j, name := range s.fallbackNames {
 		if j == i || a.Quality(name) == q {
 			mask |= 1 << j
 		}
+	}
+	if len(values) == 1 {
+		st.asks.Store(&askedMemo{accept: values[0], chosen: i, mask: mask})
 	}
 	return mask
 }

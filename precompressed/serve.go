@@ -71,7 +71,7 @@ func (s *server) serveVariant(w http.ResponseWriter, r *http.Request, res *resou
 // (RFC 9110 §13, §14) on the bytes of v, the encoded ones for a sidecar
 // (RFC 9110 §14.1.1: ranges are of the selected representation).
 func (s *server) serveFile(w http.ResponseWriter, r *http.Request, res *resource, v *variant) bool {
-	if sum, ok := v.digest.known(); ok && answerNotModified(w, r, etag(sum, v.coding), v.modTime) {
+	if sum, ok := v.digest.known(); ok && mayBeNotModified(r) && answerNotModified(w, r, etag(sum, v.coding), v.modTime) {
 		return true
 	}
 	switch hf, ok := s.held(res, v); {
@@ -276,11 +276,7 @@ func (s *server) serveDecoded(w http.ResponseWriter, r *http.Request, res *resou
 // sent them included. A request with If-Match or If-Unmodified-Since,
 // which come first (§13.2.2), is left to http.ServeContent.
 func answerNotModified(w http.ResponseWriter, r *http.Request, tag string, modTime time.Time) bool {
-	h := r.Header
-	if h["If-None-Match"] == nil && h["If-Modified-Since"] == nil || h["If-Match"] != nil || h["If-Unmodified-Since"] != nil {
-		return false
-	}
-	if !unmodified(r, tag, modTime) {
+	if !mayBeNotModified(r) || !unmodified(r, tag, modTime) {
 		return false
 	}
 	// RFC 9110 §15.4.5: the 200's ETag and Vary, without the metadata of
@@ -290,6 +286,14 @@ func answerNotModified(w http.ResponseWriter, r *http.Request, tag string, modTi
 	delete(wh, "Content-Type")
 	w.WriteHeader(http.StatusNotModified)
 	return true
+}
+
+// mayBeNotModified reports whether r's conditions are the ones a 304
+// answers (If-None-Match or If-Modified-Since, and neither If-Match nor
+// If-Unmodified-Since), so that a request without them costs no tag.
+func mayBeNotModified(r *http.Request) bool {
+	h := r.Header
+	return (h["If-None-Match"] != nil || h["If-Modified-Since"] != nil) && h["If-Match"] == nil && h["If-Unmodified-Since"] == nil
 }
 
 // weakPreconditions evaluates RFC 9110 §13.2.2 for a representation whose

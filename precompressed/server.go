@@ -171,7 +171,7 @@ func fileName(upath string) (string, bool) {
 	if strings.ContainsAny(upath, "\\\x00") {
 		return "", false
 	}
-	for _, elem := range strings.Split(upath, "/") {
+	for elem := range strings.SplitSeq(upath, "/") {
 		if elem == ".." {
 			return "", false
 		}
@@ -186,7 +186,7 @@ func fileName(upath string) (string, bool) {
 // hidden reports whether name must answer 404 whether or not it exists.
 func (s *server) hidden(name string) bool {
 	if !s.dotfiles && name != "." {
-		for _, elem := range strings.Split(name, "/") {
+		for elem := range strings.SplitSeq(name, "/") {
 			if strings.HasPrefix(elem, ".") {
 				return true
 			}

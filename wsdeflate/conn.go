@@ -46,6 +46,7 @@ const DefaultIdleRelease = time.Second
 type Conn struct {
 	nc          *closeSignal  // the socket
 	wwatch      *contextWatch // applies a writer's context to its frames
+	rwatch      *contextWatch // applies Read's context to its reads; guarded by readLock
 	br          *bufio.Reader
 	bw          *bufio.Writer
 	client      bool // masks what it sends; expects unmasked frames
@@ -62,7 +63,7 @@ type Conn struct {
 	// stuck peer holds up can give up when its context or bound ends.
 	msgMu     ctxMutex
 	comp      *Compressor
-	wbuf      []byte // compressed or masked payload
+	wbuf      []byte // a frame: room for its header, then its compressed or masked payload
 	wmu       ctxMutex
 	hdrBuf    []byte
 	ctlBuf    [maxControlPayload]byte
@@ -113,6 +114,7 @@ func newConn(nc net.Conn, br *bufio.Reader, bw *bufio.Writer, cfg connConfig) *C
 	c := &Conn{
 		nc:            sock,
 		wwatch:        newContextWatch(sock.SetWriteDeadline),
+		rwatch:        newContextWatch(sock.SetReadDeadline),
 		br:            br,
 		bw:            bw,
 		client:        cfg.client,

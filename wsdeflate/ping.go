@@ -62,7 +62,7 @@ func (c *Conn) writePing(ctx context.Context, seq uint32) error {
 		return fmt.Errorf("wsdeflate: ping: %w", err)
 	}
 	p := binary.BigEndian.AppendUint32(c.ctlBuf[:0], seq)
-	return c.writeFrameCtx(ctx, true, opPing, false, p, true)
+	return c.writeFrameCtx(ctx, true, opPing, false, p, ownPayload)
 }
 
 // queuePong answers a ping for Read (RFC 6455 §5.5.2): the pong goes out

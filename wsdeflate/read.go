@@ -33,9 +33,11 @@ func (c *Conn) Read(ctx context.Context) (MessageType, []byte, error) {
 	if c.readErr != nil {
 		return 0, nil, c.readErr
 	}
-	stop := watchContext(ctx, c.nc.SetReadDeadline)
+	// The connection's own watch, not watchContext: a message costs no
+	// allocation for it.
+	c.rwatch.start(ctx)
 	typ, msg, err := c.readMessage()
-	stop()
+	c.rwatch.end()
 	return typ, msg, err
 }
 

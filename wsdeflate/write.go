@@ -49,16 +49,17 @@ func (c *Conn) Write(ctx context.Context, typ MessageType, p []byte) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("wsdeflate: write: %w", err)
 	}
-	payload, owned, rsv1 := p, false, false
+	payload, buf, rsv1 := p, callerPayload, false
 	if c.comp != nil && len(p) >= c.threshold {
-		out, err := c.comp.Compress(c.wbuf[:0], p)
+		// The payload goes after room for the frame's header.
+		out, err := c.comp.Compress(append(c.wbuf[:0], frameHeadroom[:]...), p)
 		if err != nil {
 			return c.writeFailure(ctx, err)
 		}
 		// RFC 7692 §6: RSV1 on the (only) frame of a compressed message.
-		c.wbuf, payload, owned, rsv1 = out, out, true, true
+		c.wbuf, payload, buf, rsv1 = out, out[maxHeaderSize:], framedPayload, true
 	}
-	if err := c.writeFrameCtx(ctx, true, opcode(typ), rsv1, payload, owned); err != nil {
+	if err := c.writeFrameCtx(ctx, true, opcode(typ), rsv1, payload, buf); err != nil {
 		c.wbuf = nil // the connection is over: keep no large message
 		return err
 	}
@@ -78,15 +79,15 @@ func (c *Conn) writeDataFrame(ctx context.Context, fin bool, op opcode, rsv1 boo
 	if c.closeSent.Load() {
 		return ErrClosed
 	}
-	return c.writeFrameCtx(ctx, fin, op, rsv1, payload, true)
+	return c.writeFrameCtx(ctx, fin, op, rsv1, payload, ownPayload)
 }
 
 // writeFrameCtx writes one frame while c.wmu is held, with ctx's deadline
 // on the socket for exactly as long as that takes; a failure ends the
 // connection.
-func (c *Conn) writeFrameCtx(ctx context.Context, fin bool, op opcode, rsv1 bool, payload []byte, owned bool) error {
+func (c *Conn) writeFrameCtx(ctx context.Context, fin bool, op opcode, rsv1 bool, payload []byte, buf payloadBuf) error {
 	c.wwatch.start(ctx)
-	err := c.writeFragment(fin, op, rsv1, payload, owned)
+	err := c.writeFragment(fin, op, rsv1, payload, buf)
 	c.wwatch.end()
 	if err != nil {
 		return c.writeFailure(ctx, err)
@@ -98,7 +99,7 @@ func (c *Conn) writeFrameCtx(ctx context.Context, fin bool, op opcode, rsv1 bool
 // held, with deadline on the socket until it is written.
 func (c *Conn) writeFrameBy(deadline time.Time, op opcode, payload []byte) error {
 	c.nc.SetWriteDeadline(deadline)
-	err := c.writeFragment(true, op, false, payload, true)
+	err := c.writeFragment(true, op, false, payload, ownPayload)
 	c.nc.SetWriteDeadline(time.Time{})
 	return err
 }
@@ -137,23 +138,54 @@ func (c *Conn) unlockFrame() error {
 	}
 }
 
+// payloadBuf says where a frame's payload lives, which decides what
+// writeFragment may do with it.
+type payloadBuf int
+
+const (
+	// callerPayload is the caller's: a client masks a copy of it.
+	callerPayload payloadBuf = iota
+	// ownPayload is a buffer of the connection's own, masked in place.
+	ownPayload
+	// framedPayload is c.wbuf[maxHeaderSize:]: masked in place, with room
+	// for the frame's header before it.
+	framedPayload
+)
+
+// frameHeadroom is the room c.wbuf keeps before a payload for its frame's
+// header.
+var frameHeadroom [maxHeaderSize]byte
+
 // writeFragment writes one frame of a message and flushes it; c.wmu must
-// be held, and c.msgMu too when owned is false (it masks a copy in
-// c.wbuf). owned says payload is the connection's own buffer, which a
-// client may mask in place.
-func (c *Conn) writeFragment(fin bool, op opcode, rsv1 bool, payload []byte, owned bool) error {
+// be held, and c.msgMu too unless buf is ownPayload.
+//
+// A frame in c.wbuf goes to the socket in one write, however large: its
+// header is put in the room before its payload, and bw passes a write
+// larger than its free space straight through. Over HTTP/2 every write to
+// the stream is a round trip through the connection's goroutine, and over
+// HTTP/1.1 a TLS record and a system call, so a header and payload written
+// apart would cost two.
+func (c *Conn) writeFragment(fin bool, op opcode, rsv1 bool, payload []byte, buf payloadBuf) error {
 	h := header{fin: fin, rsv1: rsv1, op: op, length: int64(len(payload))}
 	if c.client {
 		// RFC 6455 §5.3: a fresh, unpredictable key for every frame.
 		h.masked = true
 		binary.LittleEndian.PutUint32(h.key[:], rand.Uint32())
-		if !owned {
-			c.wbuf = append(c.wbuf[:0], payload...)
-			payload = c.wbuf
+		if buf == callerPayload {
+			c.wbuf = append(append(c.wbuf[:0], frameHeadroom[:]...), payload...)
+			payload, buf = c.wbuf[maxHeaderSize:], framedPayload
 		}
 		mask(h.key, 0, payload)
 	}
 	c.hdrBuf = appendHeader(c.hdrBuf[:0], h)
+	if buf == framedPayload {
+		start := maxHeaderSize - len(c.hdrBuf)
+		copy(c.wbuf[start:], c.hdrBuf)
+		if _, err := c.bw.Write(c.wbuf[start : maxHeaderSize+len(payload)]); err != nil {
+			return err
+		}
+		return c.bw.Flush()
+	}
 	if _, err := c.bw.Write(c.hdrBuf); err != nil {
 		return err
 	}

@@ -32,6 +32,7 @@ var goBenches = []goBench{
 	{"WSIdleHeap", []string{"heap-KiB/pair", "stack-KiB/pair"}, "heap retained per idle connection pair, context takeover"},
 	{"WSDeflateIdleMemory", []string{"KiB/conn"}, "memory per idle connection's compression state"},
 	{"WSEchoHTTP2", []string{"msgs/s", "cpu-ns/op", "allocs/op"}, "wsdeflate at both ends over TLS: a WebSocket on its own HTTP/1.1 connection against one on an HTTP/2 stream (RFC 8441), 1 KB messages with context takeover"},
+	{"EchoFloorHTTP2", []string{"msgs/s", "cpu-ns/op"}, "net/http alone, what WSEchoHTTP2's transports cost before any WebSocket work: a handler echoing 300 bytes (a 1 KB message compressed) and doing nothing else, over a hijacked HTTP/1.1 TLS connection against an HTTP/2 stream (RFC 8441), each driven by a client of one goroutine"},
 	{"WSIdleHeapHTTP2", []string{"heap-KiB/pair"}, "heap kept per idle wsdeflate pair over TLS, HTTP/1.1 connections against HTTP/2 streams of one connection"},
 }
 
