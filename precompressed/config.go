@@ -52,8 +52,10 @@ type Config struct {
 	PreferOrder bool
 
 	// ServeStale serves sidecars older than their original. By default a
-	// sidecar whose modification time is before the original's is taken to
-	// be left over from an earlier build and ignored.
+	// sidecar whose modification time is before the second of the
+	// original's is taken to be left over from an earlier build and
+	// ignored: the C tools (brotli -k, for one) give a sidecar the
+	// original's time in whole seconds.
 	ServeStale bool
 
 	// HideSidecars answers 404 to a request naming a sidecar directly (any

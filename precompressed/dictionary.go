@@ -210,7 +210,7 @@ func (s *server) delta(r *http.Request, res *resource, respHeader http.Header) *
 		return nil
 	}
 	v := s.dict.lookup(s, name)
-	if v == nil || !s.serveStale && v.modTime.Before(res.original.modTime) {
+	if v == nil || !s.serveStale && olderThan(v.modTime, res.original.modTime) {
 		return nil
 	}
 	return v

@@ -14,7 +14,8 @@
 //     identity responses and 304s included (RFC 9110 §12.5.5).
 //   - Range, If-Range, If-Match, If-None-Match, If-Modified-Since and HEAD
 //     work as http.ServeContent does them, on the encoded bytes.
-//   - A sidecar older than its original is ignored; a sidecar whose original
+//   - A sidecar older than its original (to the second, as the C tools
+//     copy times) is ignored; a sidecar whose original
 //     is missing is decoded for clients that do not accept it, once, into
 //     the same bounded cache.
 //   - Files without a sidecar whose type is worth compressing are

@@ -188,7 +188,7 @@ func (s *server) resolve(name string, old *resource) *resource {
 			if err != nil || !sfi.Mode().IsRegular() {
 				continue
 			}
-			if res.original != nil && !s.serveStale && sfi.ModTime().Before(res.original.modTime) {
+			if res.original != nil && !s.serveStale && olderThan(sfi.ModTime(), res.original.modTime) {
 				continue // left over from an earlier build of the original
 			}
 			v := &variant{name: sname, coding: sc.Coding, size: sfi.Size(), modTime: sfi.ModTime()}
@@ -310,4 +310,14 @@ func archiveType(coding string) string {
 		return "application/zstd" // RFC 8878 §8.1
 	}
 	return "application/octet-stream" // brotli has no registered media type
+}
+
+// olderThan reports whether a sidecar modified at sidecar is left over
+// from an earlier build of an original modified at original: older than
+// the second the original was modified in. The C tools copy the original's
+// time to what they write in whole seconds (brotli -k does), so a sidecar
+// made from the original reads as up to a second older than it on a file
+// system that keeps finer times.
+func olderThan(sidecar, original time.Time) bool {
+	return sidecar.Before(original.Truncate(time.Second))
 }

@@ -142,6 +142,25 @@ func TestStaleSidecarIgnored(t *testing.T) {
 	}
 }
 
+// brotli -k, like the other C tools, gives the sidecar the original's
+// modification time in whole seconds: on a file system that keeps finer
+// times the sidecar reads as a fraction of a second older than the
+// original it was made from, and is served. One older than the original's
+// second is still stale.
+func TestSidecarWithTheOriginalsTimeInWholeSecondsIsServed(t *testing.T) {
+	fsys := siteFS(t)
+	fsys["app.js"].ModTime = t0.Add(844 * time.Millisecond)
+	h := FileServer(fsys, Config{})
+	if got := do(h, "GET", "/app.js", "Accept-Encoding", "br").Header().Get("Content-Encoding"); got != "br" {
+		t.Errorf("sidecar with the original's time in whole seconds: Content-Encoding %q, want br", got)
+	}
+	fsys["app.js.br"].ModTime = t0.Add(-time.Millisecond)
+	h = FileServer(fsys, Config{})
+	if got := do(h, "GET", "/app.js", "Accept-Encoding", "br").Header().Get("Content-Encoding"); got == "br" {
+		t.Error("sidecar from before the original's second: served as br, want it taken as stale")
+	}
+}
+
 func TestDirectSidecarRequestIsTheArchive(t *testing.T) {
 	fsys := siteFS(t)
 	h := FileServer(fsys, Config{})
