@@ -15,9 +15,9 @@
 //   - Range, If-Range, If-Match, If-None-Match, If-Modified-Since and HEAD
 //     work as http.ServeContent does them, on the encoded bytes.
 //   - A sidecar older than its original (to the second, as the C tools
-//     copy times) is ignored; a sidecar whose original
-//     is missing is decoded for clients that do not accept it, once, into
-//     the same bounded cache.
+//     copy times) is ignored; a sidecar whose original is missing is
+//     decoded for clients that do not accept it, once, into the same
+//     bounded cache.
 //   - Files without a sidecar whose type is worth compressing are
 //     compressed once and kept in a bounded in-memory cache, so no request
 //     pays for compressing a static file again; the bytes it holds go out
