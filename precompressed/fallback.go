@@ -33,8 +33,8 @@ import (
 // is a function of its own so that its locals are not. A connection's
 // goroutine whose stack outgrows its size copies it to a larger one, and
 // the garbage collector shrinks an idle goroutine's stack again, so a few
-// hundred bytes too many cost every connection a copy per collection
-// (about 2 % of the server's CPU in a profile under wrk -c64).
+// hundred bytes too many cost every connection a copy per collection,
+// which a CPU profile of the server under load shows.
 func (s *server) serveCompressed(w http.ResponseWriter, r *http.Request, res *resource, coding string) (done, ok bool) {
 	ci := slices.Index(s.fallbackNames, coding) // coding was selected from them
 	v := res.original

@@ -94,9 +94,9 @@ func TestSidecarsAgainstCTools(t *testing.T) {
 }
 
 // zstdSidecarLimit is how far, in percent, the generator's zstd sidecars
-// may be above `zstd -19`'s over the site-like tree: klauspost's best
-// level, with no optimal parser, was 4.8 % above; the own BestEncoder,
-// which has one, is about level with it.
+// may be above `zstd -19`'s over the site-like tree, which the own
+// BestEncoder's optimal parsing keeps to (klauspost's best level, with no
+// optimal parser, does not).
 const zstdSidecarLimit = 1
 
 // TestZstdSidecarsDecodeWithCZstdWithinOnePercentOfIt: the zstd sidecars
