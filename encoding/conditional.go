@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/squeezehttp/squeeze/internal/httpfield"
+	"github.com/squeezehttp/squeeze/negotiate"
 )
 
 // conds says which of a request's conditional header fields the middleware
@@ -68,12 +69,12 @@ func (w *responseWriter) answer(h http.Header, code int, v verdict) {
 	switch v {
 	case compressWhole, compressStream:
 		// The header of the compressed 200 that the 304 stands for.
-		addVary(h)
+		negotiate.AddVary(h, "Accept-Encoding")
 		w.varyDictionary(h)
 		w.adjustETag(h)
 		delete(h, "Accept-Ranges")
 	case passVaried:
-		addVary(h)
+		negotiate.AddVary(h, "Accept-Encoding")
 	}
 	// RFC 9110 §15.4.5: a 304 repeats the 200's ETag, Vary, Cache-Control,
 	// Expires, Content-Location and Date; metadata of a body it does not
@@ -105,7 +106,7 @@ func (w *responseWriter) notModified(h http.Header) {
 	if ct, typed := h["Content-Type"]; typed && !w.s.types(httpfield.MediaType(first(ct))) {
 		return // a type never compressed: nothing to negotiate
 	}
-	addVary(h)
+	negotiate.AddVary(h, "Accept-Encoding")
 	w.varyDictionary(h)
 	if etag := first(h["Etag"]); etag != "" && w.offer != nil {
 		if tag := w.notModifiedETag(etag); tag != etag {

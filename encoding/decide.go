@@ -178,9 +178,9 @@ func (w *responseWriter) commit(v verdict, why Skip) {
 		if w.commitCompressed(h, v) {
 			return
 		}
-		addVary(h) // the encoder could not start: identity is still right
+		negotiate.AddVary(h, "Accept-Encoding") // the encoder could not start: identity is still right
 	case passVaried:
-		addVary(h)
+		negotiate.AddVary(h, "Accept-Encoding")
 	}
 	w.state = identity
 	w.writeHeader(h, w.statusOrOK())
@@ -231,7 +231,7 @@ func (w *responseWriter) commitCompressed(h http.Header, v verdict) bool {
 	// the handler declared.
 	sized := whole != nil && (bare || !hasTrailers(h))
 	h["Content-Encoding"] = w.offer.contentEncoding
-	addVary(h)
+	negotiate.AddVary(h, "Accept-Encoding")
 	w.varyDictionary(h)
 	if sized {
 		h["Content-Length"] = w.contentLength.set(len(whole))
@@ -309,9 +309,6 @@ func (w *responseWriter) padding(stream bool) int {
 	}
 	return 1 + int(maphash.Bytes(jitterSeed, w.held())%uint64(w.s.jitter))
 }
-
-// addVary adds Accept-Encoding to h's Vary.
-func addVary(h http.Header) { negotiate.AddVary(h, "Accept-Encoding") }
 
 func (w *responseWriter) statusOrOK() int {
 	if w.status == 0 {
