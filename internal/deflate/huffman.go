@@ -73,12 +73,13 @@ func (b *HuffBuilder) Lengths(lens []uint8, freq []uint32, maxBits int) (count [
 	// checks no capacity.
 	keys := slices.Grow(b.Keys[:0], len(freq)+2)[:len(freq)]
 	k, maxFreq := 0, uint32(0)
+	// Without a branch: a key is written for every symbol and kept only
+	// when its frequency is not zero (the sparse alphabets of small blocks
+	// made the branch a mispredicted one).
 	for s, f := range freq {
-		if f > 0 {
-			keys[k] = uint64(f)<<symBits | uint64(s)
-			k++
-			maxFreq = max(maxFreq, f)
-		}
+		keys[k] = uint64(f)<<symBits | uint64(s)
+		k += int((f | -f) >> 31)
+		maxFreq = max(maxFreq, f)
 	}
 	b.Keys = keys[:k]
 	// b.keys lists the symbols in symbol order unless padded or sorted.

@@ -100,16 +100,12 @@ func (e *WholeEncoder) costs() (dynamic, fixed int) {
 	lit, dist := e.table.lit.Len[:numLitLen], e.table.dist.Len[:numDist]
 	fixedLit, fixedDistLen := fixedCode.Len[:numLitLen], fixedDist.Len[:numDist]
 	for i, f := range s.Lit {
-		if f != 0 {
-			dynamic += int(f) * int(lit[i])
-			fixed += int(f) * int(fixedLit[i])
-		}
+		dynamic += int(f) * int(lit[i])
+		fixed += int(f) * int(fixedLit[i])
 	}
 	for i, f := range s.dist {
-		if f != 0 {
-			dynamic += int(f) * int(dist[i])
-			fixed += int(f) * int(fixedDistLen[i])
-		}
+		dynamic += int(f) * int(dist[i])
+		fixed += int(f) * int(fixedDistLen[i])
 	}
 	return 3 + e.table.bits + dynamic + s.extra, 3 + fixed + s.extra
 }
