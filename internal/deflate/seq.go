@@ -63,14 +63,26 @@ func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size in
 			n += uint(litLen[c])
 			flush()
 		}
-		for _, a := range lits {
-			acc |= uint64(litBits[a]) << (n & 63)
-			n += uint(litLen[a])
-		}
-		flush()
 		if s.Length == 0 {
+			for _, a := range lits {
+				acc |= uint64(litBits[a]) << (n & 63)
+				n += uint(litLen[a])
+			}
+			flush()
 			continue
 		}
+		// Up to two literals are left, and the match's bytes (3 or more)
+		// follow them in src: both are loaded and masked off unless they
+		// are literals, without a branch on how many there are, which
+		// was a mispredicted one.
+		q, r := pos-int(s.Length)-len(lits), uint64(len(lits))
+		a, b := src[q], src[q+1]
+		ma, mb := -((r+3)>>2), -(r >> 1) // all ones when r >= 1, r == 2
+		acc |= uint64(litBits[a]) & ma << (n & 63)
+		n += uint(uint64(litLen[a]) & ma)
+		acc |= uint64(litBits[b]) & mb << (n & 63)
+		n += uint(uint64(litLen[b]) & mb)
+		flush()
 		l := uint8(s.Length - 3)
 		ls := lenCodeSym[l]
 		acc |= uint64(lit.Bits[ls]) << (n & 63)
