@@ -247,7 +247,7 @@ func (e *WholeEncoder) emit(src []byte, pending, p, length, dist int) (start, en
 	for p > pending && p > dist && length < maxMatch && src[p-1] == src[p-1-dist] {
 		p, length = p-1, length+1
 	}
-	countLiterals(&e.Stats.Lit, src[pending:p])
+	countBeforeMatch(&e.Stats.Lit, src, pending, p)
 	e.Seqs = append(e.Seqs, Seq{Lits: uint32(p - pending), Length: uint32(length), Dist: uint32(dist)})
 	e.Stats.addMatch(length, dist)
 	return p, p + length
@@ -267,4 +267,23 @@ func countLiterals(lits *[numLitLen]uint32, b []byte) {
 	for _, c := range b {
 		lits[c]++
 	}
+}
+
+// countBeforeMatch counts each byte of src[from:to], which a match of 3
+// bytes or more follows: four at a time, then the last up to three under
+// masks, reading into the match's bytes, so that how many are left decides
+// no branch (a loop's trip count there was a mispredicted one).
+func countBeforeMatch(lits *[numLitLen]uint32, src []byte, from, to int) {
+	for ; to-from >= 4; from += 4 {
+		b := src[from : from+4]
+		lits[b[0]]++
+		lits[b[1]]++
+		lits[b[2]]++
+		lits[b[3]]++
+	}
+	r := uint32(to - from) // 0 to 3
+	b := src[from : from+3]
+	lits[b[0]] += (r + 3) >> 2 // 1 when r >= 1
+	lits[b[1]] += (r + 2) >> 2 // 1 when r >= 2
+	lits[b[2]] += (r + 1) >> 2 // 1 when r == 3
 }
