@@ -11,7 +11,7 @@ import (
 func matchFinder(e *Encoder) enctest.MatchFinder {
 	return enctest.MatchFinder{
 		Kind: "brotli", Encode: e.Append, Decode: unbrotli,
-		Tables: func() [][]int32 { return [][]int32{e.m.Long[:], e.m.Short[:]} }, Base: &e.m.Base, Next: &e.m.Next,
+		Tables: func() [][]int32 { return [][]int32{e.m.LongTable()[:], e.m.Short[:]} }, Base: &e.m.Base, Next: &e.m.Next,
 		BaseLimit: deflate.BaseLimit, MaxBody: MaxBody,
 	}
 }

@@ -21,7 +21,10 @@ func matchFinder(e *WholeEncoder, level int) enctest.MatchFinder {
 	return enctest.MatchFinder{
 		Kind: fmt.Sprintf("DEFLATE level %d", level), Encode: appendAt(e, level), Decode: inflate,
 		Tables: func() [][]int32 {
-			tables := [][]int32{e.Long[:], e.Short[:]}
+			tables := [][]int32{e.Short[:]}
+			if e.Long != nil {
+				tables = append(tables, e.Long[:])
+			}
 			if e.Pairs != nil {
 				pairs := make([]int32, 0, 2*len(e.Pairs))
 				for _, p := range e.Pairs {

@@ -13,7 +13,11 @@ package deflate
 // A WholeEncoder is not safe for concurrent use; the zero value is ready
 // to use.
 type WholeEncoder struct {
-	Long  [1 << longHashBits]int32  // position+base of the last 8-byte string per hash
+	// Long holds the position+base of the last 8-byte string per hash,
+	// for the finders of long bodies and zstd's; allocated on its first
+	// use (LongTable), as the paired and chained finders have no use for
+	// it.
+	Long  *[1 << longHashBits]int32
 	Short [1 << shortHashBits]int32 // the same for 4-byte strings
 	// Pairs holds the last two positions+base per 7-byte hash, for the
 	// paired finder (paired.go); allocated on its first use, as the zstd
@@ -122,7 +126,9 @@ func (e *WholeEncoder) Reset(n int) {
 // which keeps no sequences, uses.
 func (e *WholeEncoder) ResetTables(n int) {
 	if e.Next == 0 || int(e.Next)+n+1 > BaseLimit {
-		clear(e.Long[:])
+		if e.Long != nil {
+			clear(e.Long[:])
+		}
 		clear(e.Short[:])
 		if e.Pairs != nil {
 			clear(e.Pairs[:])
@@ -131,6 +137,14 @@ func (e *WholeEncoder) ResetTables(n int) {
 	}
 	e.Base = e.Next
 	e.Next += int32(n) + 1
+}
+
+// LongTable returns the Long table, allocating it (cleared) on first use.
+func (e *WholeEncoder) LongTable() *[1 << longHashBits]int32 {
+	if e.Long == nil {
+		e.Long = new([1 << longHashBits]int32)
+	}
+	return e.Long
 }
 
 // HashLong and HashShort hash the 8 and the 4 bytes at a position into the
@@ -168,7 +182,7 @@ func (e *WholeEncoder) Match(src []byte, level int) {
 // indexed.
 func (e *WholeEncoder) matchAll(src []byte) {
 	n, base := len(src), e.Base
-	long, short := &e.Long, &e.Short
+	long, short := e.LongTable(), &e.Short
 	// The sequences and counts are used through e, not locals: with fewer
 	// values live across the probing loop the compiler keeps the loop's
 	// state in registers (fewer instructions on small JSON bodies).
@@ -229,6 +243,7 @@ func (e *WholeEncoder) lazy(src []byte, p, length, dist int) (int, int, int) {
 	// the loads are in bounds.
 	cv := LoadFast64(src, q)
 	h := HashLong(cv)
+	// lazy runs in matchAll only, which has allocated Long.
 	c := int(e.Long[h] - e.Base)
 	e.Long[h] = int32(q) + e.Base
 	if c >= 0 && q-c <= windowSize && LoadFast64(src, c) == cv {

@@ -33,7 +33,7 @@ func (e *Encoder) match(src []byte) {
 	m.ResetTables(len(src))
 	e.seqs = e.seqs[:0]
 	n, base := len(src), m.Base
-	long, short := &m.Long, &m.Short
+	long, short := m.LongTable(), &m.Short
 	last := n - 8
 	p, pending := 0, 0
 	// The last two offsets as the finder chose them: zstdRepeatOffsets
