@@ -20,18 +20,20 @@ func match(length, dist int) LZToken {
 // Length and distance symbol tables (RFC 1951 §3.2.5), built once.
 var (
 	lenCodeSym    [256]uint16 // length-3 → literal/length symbol
-	lenCodeBase   [29]uint16  // symbol-257 → base length-3
-	lenCodeExtra  = [29]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
+	// The arrays indexed by symbol have 32 entries, 29 or 30 of them
+	// used, so that an index masked to 5 bits needs no bounds check.
+	lenCodeBase   [32]uint16 // symbol-257 → base length-3
+	lenCodeExtra  = [32]uint8{0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0}
 	distCodeSym   [512]uint8 // see distCode
-	distCodeBase  [numDist]uint32
-	distCodeExtra = [numDist]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
+	distCodeBase  [32]uint32
+	distCodeExtra = [32]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
 	fixedCode     HuffCode // RFC 1951 §3.2.6
 	fixedDist     HuffCode
 )
 
 func init() {
 	l := 0
-	for s := range lenCodeExtra {
+	for s := range numLitLen - 257 {
 		lenCodeBase[s] = uint16(l)
 		for range 1 << lenCodeExtra[s] {
 			if l < 256 {
@@ -42,7 +44,7 @@ func init() {
 	}
 	lenCodeBase[28], lenCodeSym[255] = 255, 285 // length 258 has its own symbol
 	d := uint32(0)
-	for s := range distCodeExtra {
+	for s := range numDist {
 		distCodeBase[s] = d
 		for range 1 << distCodeExtra[s] {
 			if d < 256 {

@@ -1,9 +1,6 @@
 package deflate
 
-import (
-	"encoding/binary"
-	"slices"
-)
+import "slices"
 
 // A Seq is one LZ77 step of a body known whole: Lits literals, the next
 // bytes of the body, then a match of Length bytes (3 to 258) from Dist
@@ -34,9 +31,11 @@ func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size in
 	buf = buf[:cap(buf)]
 	flush := func() {
 		if o+8 <= end {
-			binary.LittleEndian.PutUint64(buf[o:], acc)
+			// n is below 64 here (see above): the mask spares the
+			// compiler the case of a shift of 64 or more.
+			StoreFast64(buf, o, acc)
 			o += int(n >> 3)
-			acc >>= n &^ 7
+			acc >>= (n &^ 7) & 63
 			n &= 7
 			return
 		}
@@ -49,6 +48,14 @@ func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size in
 	// Literal codes resliced to 256 and indexed by a byte, and shifts
 	// masked to 63, so that the compiler checks neither.
 	litBits, litLen := lit.Bits[:256], lit.Len[:256]
+	// The length symbols' codes and the distance codes, in arrays of 32
+	// indexed masked: no bounds to check in the loop.
+	var lenBits, distBits [32]uint16
+	var lenLen, distLen [32]uint8
+	copy(lenBits[:], lit.Bits[257:numLitLen])
+	copy(lenLen[:], lit.Len[257:numLitLen])
+	copy(distBits[:], dist.Bits[:numDist])
+	copy(distLen[:], dist.Len[:numDist])
 	pos := 0
 	for _, s := range seqs {
 		lits := src[pos : pos+int(s.Lits)]
@@ -84,15 +91,15 @@ func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size in
 		n += uint(uint64(litLen[b]) & mb)
 		flush()
 		l := uint8(s.Length - 3)
-		ls := lenCodeSym[l]
-		acc |= uint64(lit.Bits[ls]) << (n & 63)
-		n += uint(lit.Len[ls])
-		acc |= uint64(uint16(l)-lenCodeBase[ls-257]) << (n & 63)
-		n += uint(lenCodeExtra[ls-257])
+		ls := (lenCodeSym[l] - 257) & 31
+		acc |= uint64(lenBits[ls]) << (n & 63)
+		n += uint(lenLen[ls])
+		acc |= uint64(uint16(l)-lenCodeBase[ls]) << (n & 63)
+		n += uint(lenCodeExtra[ls])
 		d := s.Dist - 1
-		dc := distCode(d)
-		acc |= uint64(dist.Bits[dc]) << (n & 63)
-		n += uint(dist.Len[dc])
+		dc := distCode(d) & 31
+		acc |= uint64(distBits[dc]) << (n & 63)
+		n += uint(distLen[dc])
 		acc |= uint64(d-distCodeBase[dc]) << (n & 63)
 		n += uint(distCodeExtra[dc])
 		flush()
