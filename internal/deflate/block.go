@@ -168,10 +168,14 @@ func (t *Table) build(b *HuffBuilder, s *BlockStats) {
 
 // make gives t optimal length-limited codes for the symbol counts lit and
 // dist and encodes the dynamic block header that describes them
-// (RFC 1951 §3.2.7).
-func (t *Table) make(b *HuffBuilder, lit, dist []uint32) {
-	b.Build(t.lit, lit, MaxCodeLen)
-	b.Build(t.dist, dist, MaxCodeLen)
+// (RFC 1951 §3.2.7). It returns the bits the counted symbols take with
+// these codes and with the fixed ones (RFC 1951 §3.2.6), extra bits and
+// headers aside.
+func (t *Table) make(b *HuffBuilder, lit, dist []uint32) (dynamic, fixed int) {
+	dynamic = b.Build(t.lit, lit, MaxCodeLen)
+	fixed = b.KeysCost(fixedCode.Len)
+	dynamic += b.Build(t.dist, dist, MaxCodeLen)
+	fixed += b.KeysCost(fixedDist.Len)
 	nlit, ndist := numLitLen, numDist
 	for nlit > 257 && t.lit.Len[nlit-1] == 0 {
 		nlit--
@@ -259,6 +263,7 @@ func (t *Table) make(b *HuffBuilder, lit, dist []uint32) {
 		h.Put(p.code|uint32(r>>8)<<(p.len&31), p.n)
 	}
 	t.header, t.bits = h.End()
+	return dynamic, fixed
 }
 
 // HeaderBits packs a dynamic header's bits into 32-bit words.

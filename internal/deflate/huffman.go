@@ -44,20 +44,31 @@ type HuffBuilder struct {
 }
 
 // Build gives code h the lengths of an optimal prefix code for freq whose
-// lengths do not exceed maxBits, and assigns its canonical bits. A code
-// always has at least two symbols, so it is complete and every decoder
-// accepts it (zlib refuses incomplete codes but for a single 1-bit one).
-func (b *HuffBuilder) Build(h HuffCode, freq []uint32, maxBits int) {
+// lengths do not exceed maxBits, assigns its canonical bits, and returns
+// the bits freq's symbols take with it. A code always has at least two
+// symbols, so it is complete and every decoder accepts it (zlib refuses
+// incomplete codes but for a single 1-bit one).
+func (b *HuffBuilder) Build(h HuffCode, freq []uint32, maxBits int) (bits int) {
 	count, inOrder := b.Lengths(h.Len, freq, maxBits)
 	if !inOrder {
 		h.assignCounted(&count, maxBits)
-		return
+		return b.KeysCost(h.Len)
 	}
 	// Only the symbols of b.keys have codes: assign theirs, in symbol order
 	// as canonical codes go, and clear the others'.
 	next := firstCodes(&count, maxBits)
 	clear(h.Bits)
-	h.assignKeys(b.Keys, &next)
+	return h.assignKeys(b.Keys, &next)
+}
+
+// KeysCost returns the bits the symbols of the last Build or Lengths take
+// with code lengths lens: it visits only the symbols used, not the whole
+// alphabet.
+func (b *HuffBuilder) KeysCost(lens []uint8) (bits int) {
+	for _, k := range b.Keys {
+		bits += int(k>>symBits) * int(lens[k&SymMask])
+	}
+	return bits
 }
 
 // Lengths gives lens, one per symbol of freq, the Lengths of an optimal
@@ -137,16 +148,19 @@ func (b *HuffBuilder) Lengths(lens []uint8, freq []uint32, maxBits int) (count [
 }
 
 // assignKeys gives the symbols of keys, in symbol order, their canonical
-// codes from next, the first code of each length. The slices are copied to
-// locals so that the compiler keeps them in registers.
-func (h HuffCode) assignKeys(keys []uint64, next *[MaxCodeLen + 2]uint16) {
+// codes from next, the first code of each length, and returns the bits
+// the keys' frequencies take with them. The slices are copied to locals
+// so that the compiler keeps them in registers.
+func (h HuffCode) assignKeys(keys []uint64, next *[MaxCodeLen + 2]uint16) (bits int) {
 	lens, codes := h.Len, h.Bits
 	for _, k := range keys {
 		s := k & SymMask
 		l := lens[s]
 		codes[s] = reverseBits(next[l], l)
 		next[l]++
+		bits += int(k>>symBits) * int(l)
 	}
+	return bits
 }
 
 // Symbols of every alphabet (brotli's largest has 704) fit in symBits bits.

@@ -64,10 +64,6 @@ func (e *WholeEncoder) Append(dst, src []byte, level int) []byte {
 // block appends the final block of src, whose sequences and counts are in
 // e, to dst.
 func (e *WholeEncoder) block(dst, src []byte) []byte {
-	if e.table == nil {
-		e.table = NewTable()
-	}
-	e.table.make(&e.HB, e.Stats.Lit[:], e.Stats.dist[:])
 	dynamic, fixed := e.costs()
 	// An upper bound: at most 7 bits of padding per block, and one block
 	// counted too many when the length is a multiple of maxStored.
@@ -96,22 +92,14 @@ func (e *WholeEncoder) block(dst, src []byte) []byte {
 	return out
 }
 
-// costs returns the size in bits of the body's block with e.table's codes
-// (built for these counts, so they code every symbol) and with the fixed
-// codes, in one pass over the counts.
+// costs makes e.table's codes for the body's counts and returns the size
+// in bits of its block with them and with the fixed codes.
 func (e *WholeEncoder) costs() (dynamic, fixed int) {
-	s := &e.Stats
-	lit, dist := e.table.lit.Len[:numLitLen], e.table.dist.Len[:numDist]
-	fixedLit, fixedDistLen := fixedCode.Len[:numLitLen], fixedDist.Len[:numDist]
-	for i, f := range s.Lit {
-		dynamic += int(f) * int(lit[i])
-		fixed += int(f) * int(fixedLit[i])
+	if e.table == nil {
+		e.table = NewTable()
 	}
-	for i, f := range s.dist {
-		dynamic += int(f) * int(dist[i])
-		fixed += int(f) * int(fixedDistLen[i])
-	}
-	return 3 + e.table.bits + dynamic + s.extra, 3 + fixed + s.extra
+	dynamic, fixed = e.table.make(&e.HB, e.Stats.Lit[:], e.Stats.dist[:])
+	return 3 + e.table.bits + dynamic + e.Stats.extra, 3 + fixed + e.Stats.extra
 }
 
 // Reset prepares e for a body of n bytes: earlier bodies' positions fall
