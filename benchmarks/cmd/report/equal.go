@@ -46,10 +46,12 @@ type equalKey struct {
 	impl        string
 }
 
-// equalRun is BenchmarkEqualLevel's medians.
+// equalRun is BenchmarkEqualLevel's medians, and its times round by
+// round.
 type equalRun struct {
 	ns, outB map[equalKey]float64
-	levels   []string // "zstd 1", ... in the order run
+	rounds   []map[equalKey]float64 // ns per interleaved round, in order
+	levels   []string               // "zstd 1", ... in the order run
 	kinds    []string
 	sizes    []int
 	impls    map[string][]string // per level, in the order run
@@ -131,6 +133,12 @@ func parseEqual(lines []benchLine) equalRun {
 			continue
 		}
 		k := equalKey{f["coding"] + " " + f["level"], f["kind"], size, l.impl}
+		// The rounds print every cell once each, in order: a cell's n-th
+		// line is its n-th round's.
+		if i := len(ns[k]); i == len(run.rounds) {
+			run.rounds = append(run.rounds, map[equalKey]float64{})
+		}
+		run.rounds[len(ns[k])][k] = l.values["ns/op"]
 		ns[k] = append(ns[k], l.values["ns/op"])
 		outB[k] = append(outB[k], l.values["out-B"])
 		if !slices.Contains(run.levels, k.level) {
@@ -174,6 +182,34 @@ func (run equalRun) speedup(level, kind string, size int, impl string) (x, peerB
 		return math.NaN(), math.NaN(), ""
 	}
 	return t / o, run.outB[equalKey{level, kind, size, peer}], peer
+}
+
+// roundRange is the least and the greatest over the rounds of impl's
+// geomean, over kinds, of the fastest peer's time over its own at level
+// and size, each round's times taken alone: how far the geomean the
+// tables give (from the medians) moved from round to round.
+func (run equalRun) roundRange(level string, size int, impl string) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, ns := range run.rounds {
+		var xs []float64
+		for _, kind := range run.kinds {
+			o, ok := ns[equalKey{level, kind, size, impl}]
+			t := math.Inf(1)
+			for _, p := range equalPeers {
+				if v, ok := ns[equalKey{level, kind, size, p}]; ok {
+					t = min(t, v)
+				}
+			}
+			if ok && !math.IsInf(t, 1) {
+				xs = append(xs, t/o)
+			}
+		}
+		if len(xs) > 0 {
+			g := geomean(xs)
+			lo, hi = min(lo, g), max(hi, g)
+		}
+	}
+	return lo, hi
 }
 
 // equalTable writes one level's table: per kind, squeeze against the
@@ -256,7 +292,11 @@ func (r *Report) equalTable(run equalRun, level string) {
 		t := tallies[impl]
 		var said []string
 		for i, g := range equalGoals {
-			said = append(said, fmt.Sprintf("≥ %s at %s for %d of %d kinds (geomean %s)", ratio(g.goal), sizeLabelB(g.size), t.reached[i], len(run.kinds), ratio(geomean(t.x[i]))))
+			geo := "geomean " + ratio(geomean(t.x[i]))
+			if lo, hi := run.roundRange(level, g.size, impl); len(run.rounds) > 1 && lo <= hi {
+				geo += fmt.Sprintf(", %s–%s over %d rounds", ratio(lo), ratio(hi), len(run.rounds))
+			}
+			said = append(said, fmt.Sprintf("≥ %s at %s for %d of %d kinds (%s)", ratio(g.goal), sizeLabelB(g.size), t.reached[i], len(run.kinds), geo))
 		}
 		fmt.Fprintf(r.md, "Goal reached by %s at %s: %s.\n\n", impl, level, strings.Join(said, ", "))
 		r.addSummary(fmt.Sprintf("Equal level, %s: %s against the fastest Go peer, kinds of body meeting the goal", level, impl),

@@ -61,3 +61,31 @@ func TestReachLineNamesTheSlowestAndFastestKind(t *testing.T) {
 		t.Errorf("reachLine = %q, want %q", got, want)
 	}
 }
+
+// TestGoalLineGivesTheRangeOverRounds: with interleaved rounds, the goal
+// line gives the geomean from the medians and how far each round's own
+// geomean went either side of it.
+func TestGoalLineGivesTheRangeOverRounds(t *testing.T) {
+	var out strings.Builder
+	line := func(kind string, size int, impl string, ns float64) {
+		fmt.Fprintf(&out, "BenchmarkEqualLevel/coding=gzip/level=5/kind=%s/size=%d/impl=%s-2 \t 100\t %g ns/op\t 500 out-B\t 10 B/op\n", kind, size, impl, ns)
+	}
+	// Three rounds, each a whole pass: squeeze at 10 ns, gzhttp at 16, 20
+	// and 24 ns (1.6×, 2× and 2.4× in turn, 2× from the medians).
+	for _, peer := range []float64{16, 20, 24} {
+		for _, size := range []int{1024, 4096} {
+			for _, kind := range []string{"json", "html"} {
+				line(kind, size, "squeeze", 10)
+				line(kind, size, "gzhttp", peer)
+			}
+		}
+	}
+	run := parseEqual(parseBench(out.String()))
+	if len(run.rounds) != 3 {
+		t.Fatalf("%d rounds, want 3", len(run.rounds))
+	}
+	r := newTestReport()
+	r.begin("equal-level")
+	r.equalTable(run, "gzip 5")
+	wantIn(t, "goal line", r.md.String(), "≥ 2.00× at 1 KiB for 2 of 2 kinds (geomean 2.00×, 1.60×–2.40× over 3 rounds)")
+}

@@ -120,31 +120,43 @@ func (r *Report) benchOnce(ctx context.Context, pattern string) ([]benchLine, st
 	return parseBench(out), cmdline, true
 }
 
-// runBench runs the module's benchmarks that pattern selects and returns
-// their output, the file it is saved in (for benchstat) and the command.
+// runBench runs the module's benchmarks that pattern selects in count
+// interleaved rounds, each a whole pass over them (go test -count 1), so
+// that a burst of noise on a shared machine falls on one round of every
+// benchmark rather than on every round of one; -count n would run each
+// benchmark's n rounds back to back. It returns their output, the file it
+// is saved in (for benchstat) and the command.
 func (r *Report) runBench(ctx context.Context, pattern, benchtime string, count int) (out, raw, cmdline string, err error) {
-	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchtime", benchtime, "-count", strconv.Itoa(count), "-timeout", "30m", "."}
-	cmdline = fmt.Sprintf("go test -run '^$' -bench '%s' -benchtime %s -count %d .", pattern, benchtime, count)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = r.ModuleDir
+	args := []string{"test", "-run", "^$", "-bench", pattern, "-benchtime", benchtime, "-count", "1", "-timeout", "30m", "."}
+	cmdline = fmt.Sprintf("go test -run '^$' -bench '%s' -benchtime %s -count 1 .", pattern, benchtime)
+	var env []string
 	if strings.Contains(pattern, "HTTP2") {
 		// net/http offers Extended CONNECT (RFC 8441) only when the
 		// process starts with this setting.
-		cmd.Env = append(os.Environ(), "GODEBUG=http2xconnect=1")
+		env = append(os.Environ(), "GODEBUG=http2xconnect=1")
 		cmdline = "GODEBUG=http2xconnect=1 " + cmdline
+	}
+	if count > 1 {
+		cmdline = fmt.Sprintf("for round in $(seq %d); do %s; done", count, cmdline)
 	}
 	r.logf("   %s", cmdline)
 	start := time.Now()
-	b, err := cmd.CombinedOutput()
-	r.logf("   ... %v", time.Since(start).Round(time.Second))
-	if err != nil {
-		return string(b), "", cmdline, err
+	var all []byte
+	for range max(count, 1) {
+		cmd := exec.CommandContext(ctx, "go", args...)
+		cmd.Dir, cmd.Env = r.ModuleDir, env
+		b, err := cmd.CombinedOutput()
+		all = append(all, b...)
+		if err != nil {
+			return string(all), "", cmdline, err
+		}
 	}
+	r.logf("   ... %v", time.Since(start).Round(time.Second))
 	raw = filepath.Join(r.tmp, strings.NewReplacer("^", "", "$", "", "/", "_", "*", "", "(", "", ")", "", "|", "_").Replace(pattern)+".txt")
-	if err := os.WriteFile(raw, b, 0o644); err != nil {
+	if err := os.WriteFile(raw, all, 0o644); err != nil {
 		return "", "", cmdline, fmt.Errorf("report: %w", err)
 	}
-	return string(b), raw, cmdline, nil
+	return string(all), raw, cmdline, nil
 }
 
 // benchstat runs benchstat on one raw file, or says why it could not.

@@ -8,7 +8,8 @@ import (
 // Mode sizes a report run.
 type Mode struct {
 	Name string
-	// Count and the benchtimes are the Go benchmarks' -count and -benchtime.
+	// Count is the Go benchmarks' number of interleaved rounds (runBench),
+	// the benchtimes their -benchtime.
 	Count     int
 	Benchtime map[string]string // per benchmark; "" skips it
 	// WrkDuration is each wrk run's length; WrkConns the connection counts.
