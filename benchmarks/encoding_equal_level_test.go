@@ -30,11 +30,14 @@ import (
 // response over them and out-B the mean body sent. Every output is decoded
 // and compared with its body before the timed loop.
 //
-//	go test -run '^$' -bench EqualLevel -benchtime 0.03s -count 5 . > eq.txt
+//	for round in $(seq 5); do go test -run '^$' -bench EqualLevel -benchtime 0.03s -count 1 .; done > eq.txt
 //	benchstat -col /impl eq.txt
 //
-// cmd/report runs it and tabulates, per kind, squeeze against the fastest
-// peer and the own encoders against the library.
+// Rounds of -count 1 interleave the implementations: -count 5 would run
+// each sub-benchmark's five back to back, all in the same burst of noise
+// on a shared machine. cmd/report runs it so and tabulates, per kind,
+// squeeze against the fastest peer and the own encoders against the
+// library.
 func BenchmarkEqualLevel(b *testing.B) {
 	kinds := equalLevelBodies(b)
 	for _, c := range equalLevelCodings() {
