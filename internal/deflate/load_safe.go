@@ -12,5 +12,5 @@ func LoadFast64(b []byte, i int) uint64 { return binary.LittleEndian.Uint64(b[i:
 
 func LoadFast32(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[i:]) }
 
-// StoreFast64 is a checked store where load_unsafe.go is not built.
-func StoreFast64(b []byte, i int, v uint64) { binary.LittleEndian.PutUint64(b[i:], v) }
+// storeFast64 is a checked store where load_unsafe.go is not built.
+func storeFast64(b []byte, i int, v uint64) { binary.LittleEndian.PutUint64(b[i:], v) }

@@ -25,9 +25,9 @@ func LoadFast32(b []byte, i int) uint32 {
 	return *(*uint32)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i))
 }
 
-// StoreFast64 writes v to b[i:i+8], little-endian, without checking
+// storeFast64 writes v to b[i:i+8], little-endian, without checking
 // bounds: a caller must know that 0 <= i and i+8 <= len(b), as writeSeqs
 // checks before each store.
-func StoreFast64(b []byte, i int, v uint64) {
+func storeFast64(b []byte, i int, v uint64) {
 	*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), i)) = v
 }

@@ -33,7 +33,7 @@ func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size in
 		if o+8 <= end {
 			// n is below 64 here (see above): the mask spares the
 			// compiler the case of a shift of 64 or more.
-			StoreFast64(buf, o, acc)
+			storeFast64(buf, o, acc)
 			o += int(n >> 3)
 			acc >>= (n &^ 7) & 63
 			n &= 7
