@@ -28,16 +28,6 @@ var equalGoals = []struct {
 	goal float64
 }{{1 << 10, 2}, {4 << 10, 1.5}}
 
-// ownMaxBody is the largest body each own encoder serves at the levels of
-// ownLevels, as docs/levels.md lists; past it both columns are the
-// library's, so the own-encoder tables stop there.
-var ownMaxBody = map[string]int{"gzip": 4 << 10, "br": 4 << 10}
-
-// ownServesText says how far ownMaxBody goes: "4 KiB for gzip, 4 KiB for br".
-func ownServesText() string {
-	return fmt.Sprintf("%d KiB for gzip, %d KiB for br", ownMaxBody["gzip"]>>10, ownMaxBody["br"]>>10)
-}
-
 // equalKey is one cell of BenchmarkEqualLevel: a coding at a level
 // ("gzip 5"), a kind of body, a size, an implementation.
 type equalKey struct {
@@ -407,16 +397,17 @@ func (r *Report) equalSizesTable(run equalRun, level string) {
 // per kind: the exact sizes of every body an own encoder serves, and the
 // time per response from BenchmarkEqualLevel.
 func (r *Report) ownTable(run equalRun, cmdline string) error {
-	r.section("Own small-body encoders against the library, same level",
-		"squeeze as shipped, whose own encoders serve these levels' small bodies, against squeeze-library (`encoding.LibraryEncoders`). "+
-			"Bytes: the own encoder's output over the library's, minus one (+2.0 % means 2 % larger; a level's promise is at most +1 % geomean per kind and +8 % on a body of 1 KiB or more), "+
-			"geomean and worst over every body of the kind that the own encoder serves (every cut of the corpus up to "+ownServesText()+"), encoded one-shot as the middleware does, with the worst body named source/size@offset. "+
-			"Time: the library's time per response over the own encoder's, through the middleware (above 1× the own encoder is faster), "+
-			"geomean and worst over the sizes of BenchmarkEqualLevel that it serves.")
-	sizes, err := ownSizes()
+	sizes, maxBody, err := ownSizes()
 	if err != nil {
 		return err
 	}
+	r.section("Own small-body encoders against the library, same level",
+		"squeeze as shipped, whose own encoders serve these levels' small bodies, against squeeze-library (`encoding.LibraryEncoders`). "+
+			"Bytes: the own encoder's output over the library's, minus one (+2.0 % means 2 % larger; a level's promise is at most +1 % geomean per kind and +8 % on a body of 1 KiB or more), "+
+			"geomean and worst over every body of the kind that the own encoder serves (every cut of the corpus up to "+
+			fmt.Sprintf("%d KiB for gzip, %d KiB for br", maxBody["gzip"]>>10, maxBody["br"]>>10)+"), encoded one-shot as the middleware does, with the worst body named source/size@offset. "+
+			"Time: the library's time per response over the own encoder's, through the middleware (above 1× the own encoder is faster), "+
+			"geomean and worst over the sizes of BenchmarkEqualLevel that it serves.")
 	var rows [][]string
 	over := map[string]int{}
 	for _, kind := range run.kinds {
@@ -426,7 +417,7 @@ func (r *Report) ownTable(run equalRun, cmdline string) error {
 			var t []float64
 			for _, size := range run.sizes {
 				own, lib := equalKey{l.level, kind, size, implShipped}, equalKey{l.level, kind, size, implLibraryOnly}
-				if _, ok := run.ns[lib]; ok && size <= ownMaxBody[coding] {
+				if _, ok := run.ns[lib]; ok && size <= maxBody[coding] {
 					t = append(t, run.ns[lib]/run.ns[own])
 				}
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
 
@@ -27,35 +28,46 @@ type ownSize struct {
 	bodies         int
 }
 
-// ownSizes encodes every body of the corpus that an own encoder serves
-// with it and with the library at the same level, one-shot as the
-// middleware does with a body it holds whole: exact sizes, so the worst
-// case is a body's, not a mean's. Keyed by level, then kind.
-func ownSizes() (map[string]map[string]ownSize, error) {
+// ownSizes encodes every body of the corpus with the codec as shipped and
+// with the library at the same level, one-shot as the middleware does
+// with a body it holds whole, and returns, for the bodies the own encoder
+// serves, their exact sizes (so the worst case is a body's, not a mean's)
+// keyed by level, then kind; and per coding the largest body the own
+// encoder serves: the largest cut whose two encodings differ, read off
+// the codecs rather than kept here beside encoding's own table.
+func ownSizes() (map[string]map[string]ownSize, map[string]int, error) {
 	bodies, err := corpus.Bodies()
 	if err != nil {
-		return nil, fmt.Errorf("report: %w", err)
+		return nil, nil, fmt.Errorf("report: %w", err)
 	}
-	out := map[string]map[string]ownSize{}
+	out, maxBody := map[string]map[string]ownSize{}, map[string]int{}
 	for _, l := range ownLevels {
 		coding := l.codec.Name()
 		lib := encoding.LibraryEncoders(l.codec).(encoding.AppendEncoder)
 		own := l.codec.(encoding.AppendEncoder)
-		logs := map[string][]float64{}
-		worst := map[string]ownSize{}
-		for _, b := range bodies {
-			if len(b.Data) > ownMaxBody[coding] {
-				continue
-			}
+		type pair struct{ own, lib int }
+		encoded := make([]pair, len(bodies))
+		for i, b := range bodies {
 			o, err := own.AppendEncode(nil, b.Data, l.n)
 			if err != nil {
-				return nil, fmt.Errorf("report: own %s: %w", l.level, err)
+				return nil, nil, fmt.Errorf("report: own %s: %w", l.level, err)
 			}
 			x, err := lib.AppendEncode(nil, b.Data, l.n)
 			if err != nil {
-				return nil, fmt.Errorf("report: %s: %w", l.level, err)
+				return nil, nil, fmt.Errorf("report: %s: %w", l.level, err)
 			}
-			r := float64(len(o)) / float64(len(x))
+			encoded[i] = pair{len(o), len(x)}
+			if !bytes.Equal(o, x) {
+				maxBody[coding] = max(maxBody[coding], len(b.Data))
+			}
+		}
+		logs := map[string][]float64{}
+		worst := map[string]ownSize{}
+		for i, b := range bodies {
+			if len(b.Data) > maxBody[coding] {
+				continue
+			}
+			r := float64(encoded[i].own) / float64(encoded[i].lib)
 			logs[b.Kind] = append(logs[b.Kind], r)
 			if w := worst[b.Kind]; r > w.worst {
 				worst[b.Kind] = ownSize{worst: r, worstBody: strings.TrimPrefix(b.Name(), b.Kind+"/")}
@@ -67,7 +79,7 @@ func ownSizes() (map[string]map[string]ownSize, error) {
 			out[l.level][kind] = ownSize{geomean: geomean(rs), worst: w.worst, worstBody: w.worstBody, bodies: len(rs)}
 		}
 	}
-	return out, nil
+	return out, maxBody, nil
 }
 
 // String writes the geomean and the worst body, in per cent.
