@@ -19,7 +19,7 @@ func match(length, dist int) LZToken {
 
 // Length and distance symbol tables (RFC 1951 §3.2.5), built once.
 var (
-	lenCodeSym    [256]uint16 // length-3 → literal/length symbol
+	lenCodeSym [256]uint16 // length-3 → literal/length symbol
 	// The arrays indexed by symbol have 32 entries, 29 or 30 of them
 	// used, so that an index masked to 5 bits needs no bounds check.
 	lenCodeBase   [32]uint16 // symbol-257 → base length-3

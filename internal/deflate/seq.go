@@ -84,7 +84,7 @@ func writeSeqs(w *BitWriter, src []byte, seqs []Seq, lit, dist HuffCode, size in
 		// was a mispredicted one.
 		q, r := pos-int(s.Length)-len(lits), uint64(len(lits))
 		a, b := src[q], src[q+1]
-		ma, mb := -((r+3)>>2), -(r >> 1) // all ones when r >= 1, r == 2
+		ma, mb := -((r + 3) >> 2), -(r >> 1) // all ones when r >= 1, r == 2
 		acc |= uint64(litBits[a]) & ma << (n & 63)
 		n += uint(uint64(litLen[a]) & ma)
 		acc |= uint64(litBits[b]) & mb << (n & 63)
