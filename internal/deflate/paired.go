@@ -18,8 +18,7 @@ package deflate
 // pairBits is the size of the Pairs table (256 KiB), klauspost's level 5
 // tables' size: a body of a few KB fills a fraction of it, but each
 // collision costs a candidate that fails its test, a branch the processor
-// cannot predict, and at 2^13 entries they had cost 4 KiB bodies about 5 %
-// of their time (and 1 KiB ones 1 %).
+// cannot predict, so a table the body crowds is slower, not only worse.
 const pairBits = 15
 
 // hashPair hashes the 7 low bytes of u into the Pairs table.
@@ -64,7 +63,7 @@ func (e *WholeEncoder) matchPaired(src []byte) {
 			length, dist = 4+MatchLenAt(src, cs+4, p+4, end), p-cs
 			p, length, dist = e.pairedLazy(src, p, length, dist)
 		}
-		if at := p + length; length <= pairLong && at <= last {
+		if length <= pairLong && p+length <= last {
 			p, length, dist = e.endsFurther(src, p, length, dist)
 		}
 		start, stop := e.emit(src, pending, p, length, dist)
