@@ -125,7 +125,7 @@ func parseEqual(lines []benchLine) equalRun {
 		k := equalKey{f["coding"] + " " + f["level"], f["kind"], size, l.impl}
 		// The rounds print every cell once each, in order: a cell's n-th
 		// line is its n-th round's.
-		if i := len(ns[k]); i == len(run.rounds) {
+		if len(ns[k]) == len(run.rounds) {
 			run.rounds = append(run.rounds, map[equalKey]float64{})
 		}
 		run.rounds[len(ns[k])][k] = l.values["ns/op"]
@@ -151,12 +151,12 @@ func parseEqual(lines []benchLine) equalRun {
 	return run
 }
 
-// fastestPeer is the peer with the least time at one cell, "" when no
-// peer offers the level.
-func (run equalRun) fastestPeer(level, kind string, size int) (string, float64) {
+// fastestPeer is the peer with the least time in ns at one cell, "" when
+// no peer offers the level: ns is the medians (run.ns) or one round's.
+func fastestPeer(ns map[equalKey]float64, level, kind string, size int) (string, float64) {
 	best, t := "", math.Inf(1)
 	for _, p := range equalPeers {
-		if v, ok := run.ns[equalKey{level, kind, size, p}]; ok && v < t {
+		if v, ok := ns[equalKey{level, kind, size, p}]; ok && v < t {
 			best, t = p, v
 		}
 	}
@@ -166,7 +166,7 @@ func (run equalRun) fastestPeer(level, kind string, size int) (string, float64) 
 // speedup is the fastest peer's time over impl's at one cell, with that
 // peer's bytes and name.
 func (run equalRun) speedup(level, kind string, size int, impl string) (x, peerBytes float64, peer string) {
-	peer, t := run.fastestPeer(level, kind, size)
+	peer, t := fastestPeer(run.ns, level, kind, size)
 	o, ok := run.ns[equalKey{level, kind, size, impl}]
 	if peer == "" || !ok {
 		return math.NaN(), math.NaN(), ""
@@ -184,13 +184,7 @@ func (run equalRun) roundRange(level string, size int, impl string) (lo, hi floa
 		var xs []float64
 		for _, kind := range run.kinds {
 			o, ok := ns[equalKey{level, kind, size, impl}]
-			t := math.Inf(1)
-			for _, p := range equalPeers {
-				if v, ok := ns[equalKey{level, kind, size, p}]; ok {
-					t = min(t, v)
-				}
-			}
-			if ok && !math.IsInf(t, 1) {
+			if peer, t := fastestPeer(ns, level, kind, size); ok && peer != "" {
 				xs = append(xs, t/o)
 			}
 		}
