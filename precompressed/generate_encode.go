@@ -128,8 +128,9 @@ func (e *sidecarEncoder) encode(ctx context.Context, dst io.Writer, src io.Reade
 // ownzstd.MaxBestBody, to dst as the own best encoder's zstd frame:
 // optimal parsing, as the C zstd's highest levels do, keeps sidecars
 // within 1 % of `zstd -19`'s, which klauspost's best level does not
-// (TestZstdSidecarsDecodeWithCZstdWithinOnePercentOfIt). The frame is single-segment, its window the file (RFC 8878
-// §3.1.1.1.2). The encoder checks ctx between blocks of 128 KiB.
+// (TestZstdSidecarsDecodeWithCZstdWithinOnePercentOfIt). The frame is
+// single-segment, its window the file (RFC 8878 §3.1.1.1.2). The encoder
+// checks ctx between blocks of 128 KiB.
 func (e *sidecarEncoder) encodeBestZstd(ctx context.Context, dst io.Writer, src io.Reader, size int64) error {
 	// One byte more than the encoder takes tells an original that grew
 	// since its size was read.

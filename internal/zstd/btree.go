@@ -71,8 +71,8 @@ func (m *btMatcher) reset(src []byte) {
 
 // find inserts position p, which has at least 4 bytes before end, and
 // appends to out its matches ending at end at the latest and at most
-// btMaxLen long, each longer than the one before. It returns out and how many positions after p to
-// skip (see btSkipAbove).
+// btMaxLen long, each longer than the one before. It returns out and how
+// many positions after p to skip (see btSkipAbove).
 func (m *btMatcher) find(p, end int, out []lzMatch) ([]lzMatch, int) {
 	src := m.src
 	end = min(end, p+btMaxLen)
