@@ -3,6 +3,7 @@ package deflate
 import (
 	"encoding/binary"
 	"math"
+	"math/bits"
 )
 
 // An LZToken is one LZ77 step: a literal byte (below 1<<31) or a match,
@@ -188,8 +189,9 @@ func (t *Table) make(b *HuffBuilder, lit, dist []uint32) (dynamic, fixed int) {
 	// symbol and its extra bits' value, sym | extra<<8. The arrays are
 	// larger than needed and indexed masked, so that the compiler checks no
 	// bounds in the loop, and the lengths end with a sentinel no length
-	// equals, so that scanning a run checks no end.
-	var lens [512]uint8
+	// equals, so that scanning a run, eight lengths at a time, checks no
+	// end.
+	var lens [512 + 8]uint8
 	nseq := copy(lens[:], t.lit.Len[:nlit])
 	nseq += copy(lens[nseq:], t.dist.Len[:ndist])
 	lens[nseq] = 0xff
@@ -197,9 +199,16 @@ func (t *Table) make(b *HuffBuilder, lit, dist []uint32) (dynamic, fixed int) {
 	var runs [512]uint16
 	nr := 0
 	for i := 0; i < nseq; {
+		// The run ends at the first of the next eight lengths that
+		// differs from l: the lowest non-zero byte of their difference.
 		l, n := lens[i], 1
-		for lens[(i+n)&511] == l {
-			n++
+		ll := uint64(l) * 0x0101010101010101
+		for {
+			if x := binary.LittleEndian.Uint64(lens[(i+n)&511:]) ^ ll; x != 0 {
+				n += bits.TrailingZeros64(x) >> 3
+				break
+			}
+			n += 8
 		}
 		i += n
 		if l == 0 {

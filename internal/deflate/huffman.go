@@ -84,10 +84,25 @@ func (b *HuffBuilder) Lengths(lens []uint8, freq []uint32, maxBits int) (count [
 	// checks no capacity.
 	keys := slices.Grow(b.Keys[:0], len(freq)+2)[:len(freq)]
 	k, maxFreq := 0, uint32(0)
-	// Without a branch: a key is written for every symbol and kept only
+	// Four symbols at a time, a group none of which is used stepped over:
+	// small blocks use a few stretches of the alphabet. Within a group
+	// without a branch: a key is written for every symbol and kept only
 	// when its frequency is not zero (the sparse alphabets of small blocks
-	// made the branch a mispredicted one).
-	for s, f := range freq {
+	// made a branch per symbol a mispredicted one).
+	s := 0
+	for ; s+4 <= len(freq); s += 4 {
+		q := freq[s : s+4 : s+4]
+		if q[0]|q[1]|q[2]|q[3] == 0 {
+			continue
+		}
+		for i, f := range q {
+			keys[k] = uint64(f)<<symBits | uint64(s+i)
+			k += int((f | -f) >> 31)
+			maxFreq = max(maxFreq, f)
+		}
+	}
+	for ; s < len(freq); s++ {
+		f := freq[s]
 		keys[k] = uint64(f)<<symBits | uint64(s)
 		k += int((f | -f) >> 31)
 		maxFreq = max(maxFreq, f)

@@ -44,3 +44,36 @@ func BenchmarkWholeEncoder(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTableMake builds a block's codes and header (Table.make) from
+// the counts the level-5 finder takes of the corpus's cuts of each size
+// class, in turn: the part of a small body's encoding that does not grow
+// with its length.
+func BenchmarkTableMake(b *testing.B) {
+	bodies, err := corpus.Bodies()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, size := range []int{1 << 10, 4 << 10} {
+		var stats []BlockStats
+		var e WholeEncoder
+		for _, body := range bodies {
+			if len(body.Data) == size {
+				e.Reset(size)
+				e.Match(body.Data, 5)
+				stats = append(stats, e.Stats)
+			}
+		}
+		b.Run(fmt.Sprintf("size=%d", size), func(b *testing.B) {
+			t, hb := NewTable(), &HuffBuilder{}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				t.make(hb, stats[i].Lit[:], stats[i].dist[:])
+				if i++; i == len(stats) {
+					i = 0
+				}
+			}
+		})
+	}
+}
