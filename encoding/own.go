@@ -101,7 +101,7 @@ var ownSizeClasses = []int{1 << 10, 2 << 10, 4 << 10, 8 << 10}
 // 3); levels absent are not candidates, the library serves them. A class
 // whose ratio comes near 0.67 is rounded down. Reproduce it with
 //
-//	for i in $(seq 7); do go test -run '^$' -bench OwnAgainstLibrary -benchtime 0.1s -count 1 ./encoding; done | benchstat -
+//	for i in $(seq 7); do go test -run '^$' -bench OwnAgainstLibrary -benchtime 0.2s -count 1 ./encoding; done | benchstat -
 var ownTimeMaxBodies = map[string]map[int]int{
 	"gzip": {5: 4 << 10, 6: 1 << 10, 7: 8 << 10, 8: 8 << 10, 9: 8 << 10},
 	// Quality 3 is andybalholm's cheapest hasher, which the own encoder
