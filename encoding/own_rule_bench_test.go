@@ -35,11 +35,11 @@ func (o ownOnly) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 // own encoder and with the library at that level, every corpus cut of the
 // class's largest size in turn, the two taking turns a pass over the cuts
 // at a time (each going first every other time) so that a busy machine
-// slows both alike. It reports each one's mean time per response (own-ns, library-ns)
-// and the rule's ratio (own/library): per kind of body, the own encoder's
-// time over the library's, then the geometric mean over the kinds, as the
-// byte half weighs them; worst-kind is the highest kind's ratio. The own
-// encoder serves a class where own/library is at most 0.67
+// slows both alike. It reports each one's mean time per response (own-ns,
+// library-ns) and the rule's ratio (own/library): per kind of body, the
+// own encoder's time over the library's, then the geometric mean over the
+// kinds, as the byte half weighs them; worst-kind is the highest kind's
+// ratio. The own encoder serves a class where own/library is at most 0.67
 // (ownTimeMaxBodies records the outcome; compare runs with benchstat).
 func BenchmarkOwnAgainstLibrary(b *testing.B) {
 	bodies, err := corpus.Bodies()
