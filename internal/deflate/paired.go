@@ -75,7 +75,9 @@ func (e *WholeEncoder) matchPaired(src []byte) {
 
 // pairedLazy lets a 4-byte match of length at p, dist back, give way to a
 // longer one at p+1 among its 7-byte candidates (indexing p+1), and
-// returns the match kept.
+// returns the match kept. The caller must emit the match it returns: a
+// probe of p+1 after this would find p+1 itself among its candidates, a
+// distance of 0.
 func (e *WholeEncoder) pairedLazy(src []byte, p, length, dist int) (int, int, int) {
 	q := p + 1
 	if q > len(src)-8 {
