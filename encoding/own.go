@@ -108,8 +108,7 @@ var ownTimeMaxBodies = map[string]map[int]int{
 	// does not undercut by a third.
 	"br": {3: 0, 4: 8 << 10, 5: 8 << 10, 6: 8 << 10},
 	// Levels 1 and 2 are klauspost's fastest, which the double-fast finder
-	// (internal/zstd/match.go) does not undercut by a third; at 3 it does
-	// up to 1 KiB.
+	// (internal/zstd/match.go) does not undercut by a third.
 	"zstd": {1: 0, 2: 0, 3: 1 << 10, 4: 1 << 10, 5: 1 << 10},
 }
 

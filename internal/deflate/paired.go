@@ -7,18 +7,18 @@ package deflate
 // when neither matched, and then only if the next position has no longer
 // 7-byte one. A short match may give way to one starting two bytes later
 // that ends further, found by the 7-byte hash of where it ends. Inside a
-// match every fourth position is indexed (every third, as klauspost's
-// level 5 does, took more time for hardly fewer bytes).
+// match its first positions, every fourth one after them and the one
+// before its end are indexed (indexPaired).
 //
 // It visits fewer positions and candidates than the chained finder
 // (chain.go), the levels above 5's, and finds about what klauspost's
 // level 5 finds: encoding's TestOwnEncoderRule holds it to that level's
 // bytes where it serves.
 
-// pairBits is the size of the Pairs table (256 KiB), klauspost's level 5
-// tables' size: a body of a few KB fills a fraction of it, but each
-// collision costs a candidate that fails its test, a branch the processor
-// cannot predict, so a table the body crowds is slower, not only worse.
+// pairBits is the size of the Pairs table: 2^15 entries of two positions
+// (256 KiB), so that a body of a few KB leaves it sparse and few
+// candidates are another string's with the same hash, each a test that
+// fails.
 const pairBits = 15
 
 // hashPair hashes the 7 low bytes of u into the Pairs table.
