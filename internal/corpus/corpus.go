@@ -77,6 +77,28 @@ func Bodies() ([]Body, error) {
 	return out, nil
 }
 
+// Tiles returns every source cut end to end into bodies of n bytes (the
+// rest of a source, shorter than n, left out), in the order of Sources.
+// Unlike Bodies, it gives each kind many bodies of a size that share no
+// bytes, for benchmarks that must not serve one body twice before serving
+// the others.
+func Tiles(n int) ([]Body, error) {
+	if n <= 0 {
+		return nil, fmt.Errorf("corpus: tiles of %d bytes", n)
+	}
+	src, err := Sources()
+	if err != nil {
+		return nil, err
+	}
+	var out []Body
+	for _, s := range src {
+		for off := 0; off+n <= len(s.Data); off += n {
+			out = append(out, Body{Kind: s.Kind, Source: s.Name, Offset: off, Data: s.Data[off : off+n]})
+		}
+	}
+	return out, nil
+}
+
 // Kinds returns the kinds of body, sorted.
 func Kinds() ([]string, error) {
 	src, err := Sources()

@@ -83,3 +83,46 @@ func TestBodiesCoverEveryKindAndSize(t *testing.T) {
 		}
 	}
 }
+
+// Tiles cut each source end to end: every tile has the size asked for,
+// follows the one before it in its source, and every kind has at least
+// three tiles of each of Sizes, so that a benchmark rotating through them
+// serves no body twice in a pass.
+func TestTilesCutEachSourceEndToEnd(t *testing.T) {
+	src, err := Sources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range Sizes {
+		tiles, err := Tiles(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		perKind, next := map[string]int{}, map[string]int{}
+		for _, b := range tiles {
+			key := b.Kind + "/" + b.Source
+			if len(b.Data) != n || b.Offset != next[key] {
+				t.Fatalf("%s: %d bytes at %d, want %d at %d", key, len(b.Data), b.Offset, n, next[key])
+			}
+			next[key] += n
+			perKind[b.Kind]++
+		}
+		for _, s := range src {
+			if rest := len(s.Data) - next[s.Kind+"/"+s.Name]; rest < 0 || rest >= n {
+				t.Errorf("%s/%s: tiles of %d end %d bytes before its end", s.Kind, s.Name, n, rest)
+			}
+		}
+		kinds, err := Kinds()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, kind := range kinds {
+			if perKind[kind] < 3 {
+				t.Errorf("%s: %d tiles of %d bytes, want at least 3", kind, perKind[kind], n)
+			}
+		}
+	}
+	if _, err := Tiles(0); err == nil {
+		t.Error("Tiles(0) gave no error")
+	}
+}

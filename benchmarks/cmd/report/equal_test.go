@@ -10,9 +10,9 @@ import (
 // fastest peer only when squeeze is fast enough and its body is within
 // 3 % of that peer's.
 func TestEqualGoalNeedsSpeedAndBytes(t *testing.T) {
-	var out strings.Builder
+	var out equalOutput
 	line := func(kind string, size int, impl string, ns, outB float64) {
-		fmt.Fprintf(&out, "BenchmarkEqualLevel/coding=gzip/level=5/kind=%s/size=%d/impl=%s-2 \t 100\t %g ns/op\t %g out-B\t 10 B/op\n", kind, size, impl, ns, outB)
+		out.cell("gzip", 5, kind, size, impl, ns, outB)
 	}
 	for _, size := range []int{1024, 4096} {
 		// fast: twice as fast as gzhttp, the fastest peer, same bytes.
@@ -24,7 +24,7 @@ func TestEqualGoalNeedsSpeedAndBytes(t *testing.T) {
 		line("big", size, "gzhttp", 20, 500)
 		line("big", size, "chi", 40, 490)
 	}
-	run := parseEqual(parseBench(out.String()))
+	run := out.run()
 	r := newTestReport()
 	r.begin("equal-level")
 	r.equalTable(run, "gzip 5")
@@ -43,9 +43,9 @@ func TestEqualGoalNeedsSpeedAndBytes(t *testing.T) {
 // gives, at each goal size, the range of squeeze's speed over the fastest
 // peer across kinds, with the kind at each end.
 func TestReachLineNamesTheSlowestAndFastestKind(t *testing.T) {
-	var out strings.Builder
+	var out equalOutput
 	line := func(kind string, size int, impl string, ns float64) {
-		fmt.Fprintf(&out, "BenchmarkEqualLevel/coding=gzip/level=5/kind=%s/size=%d/impl=%s-2 \t 100\t %g ns/op\t 500 out-B\t 10 B/op\n", kind, size, impl, ns)
+		out.cell("gzip", 5, kind, size, impl, ns, 500)
 	}
 	for _, size := range []int{1024, 4096} {
 		line("json", size, "squeeze", 10)
@@ -54,7 +54,7 @@ func TestReachLineNamesTheSlowestAndFastestKind(t *testing.T) {
 		line("html", size, "gzhttp", 18)
 		line("html", size, "chi", 40)
 	}
-	run := parseEqual(parseBench(out.String()))
+	run := out.run()
 	got := run.reachLine("gzip 5")
 	want := "gzip 5: 0.90×–1.20× at 1 KiB (html to json), 0.90×–1.20× at 4 KiB (html to json)"
 	if got != want {
@@ -66,9 +66,9 @@ func TestReachLineNamesTheSlowestAndFastestKind(t *testing.T) {
 // line gives the geomean from the medians and how far each round's own
 // geomean went either side of it.
 func TestGoalLineGivesTheRangeOverRounds(t *testing.T) {
-	var out strings.Builder
+	var out equalOutput
 	line := func(kind string, size int, impl string, ns float64) {
-		fmt.Fprintf(&out, "BenchmarkEqualLevel/coding=gzip/level=5/kind=%s/size=%d/impl=%s-2 \t 100\t %g ns/op\t 500 out-B\t 10 B/op\n", kind, size, impl, ns)
+		out.cell("gzip", 5, kind, size, impl, ns, 500)
 	}
 	// Three rounds, each a whole pass: squeeze at 10 ns, gzhttp at 16, 20
 	// and 24 ns (1.6×, 2× and 2.4× in turn, 2× from the medians).
@@ -79,8 +79,9 @@ func TestGoalLineGivesTheRangeOverRounds(t *testing.T) {
 				line(kind, size, "gzhttp", peer)
 			}
 		}
+		out.round()
 	}
-	run := parseEqual(parseBench(out.String()))
+	run := out.run()
 	if len(run.rounds) != 3 {
 		t.Fatalf("%d rounds, want 3", len(run.rounds))
 	}
@@ -88,4 +89,41 @@ func TestGoalLineGivesTheRangeOverRounds(t *testing.T) {
 	r.begin("equal-level")
 	r.equalTable(run, "gzip 5")
 	wantIn(t, "goal line", r.md.String(), "≥ 2.00× at 1 KiB for 2 of 2 kinds (geomean 2.00×, 1.60×–2.40× over 3 rounds)")
+}
+
+// equalOutput writes BenchmarkEqualLevel's output from cells given one at
+// a time, as the benchmark prints them: a line per coding, level, size and
+// implementation, in the order first given, with each kind's time and body
+// as the metrics ns/KIND and out-B/KIND.
+type equalOutput struct {
+	out     strings.Builder
+	names   []string          // this round's lines, in order
+	metrics map[string]string // per line, its kinds' metrics
+}
+
+// cell adds one kind's time and body to its line of the round.
+func (e *equalOutput) cell(coding string, level int, kind string, size int, impl string, ns, outB float64) {
+	name := fmt.Sprintf("BenchmarkEqualLevel/coding=%s/level=%d/size=%d/impl=%s-2", coding, level, size, impl)
+	if e.metrics == nil {
+		e.metrics = map[string]string{}
+	}
+	if _, ok := e.metrics[name]; !ok {
+		e.names = append(e.names, name)
+	}
+	e.metrics[name] += fmt.Sprintf("\t %g ns/%s\t %g out-B/%s", ns, kind, outB, kind)
+}
+
+// round prints the round's lines: the cells given after it go to lines of
+// the next round.
+func (e *equalOutput) round() {
+	for _, name := range e.names {
+		fmt.Fprintf(&e.out, "%s \t 100\t 123456 ns/op%s\t 10 B/op\n", name, e.metrics[name])
+	}
+	e.names, e.metrics = nil, nil
+}
+
+// run prints the last round and parses the whole output.
+func (e *equalOutput) run() equalRun {
+	e.round()
+	return parseEqual(parseBench(e.out.String()))
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -47,10 +46,8 @@ func TestHeadlineNeedsAllThreeFiguresOfOneRun(t *testing.T) {
 // the range over kinds, with the kinds at each end, is written beside the
 // level's table in docs/performance.md, not in the README.
 func TestHeadlineLevelTableIsSmall(t *testing.T) {
-	var out strings.Builder
-	line := func(coding string, level int, kind string, size int, impl string, ns, outB float64) {
-		fmt.Fprintf(&out, "BenchmarkEqualLevel/coding=%s/level=%d/kind=%s/size=%d/impl=%s-2 \t 100\t %g ns/op\t %g out-B\t 10 B/op\n", coding, level, kind, size, impl, ns, outB)
-	}
+	var out equalOutput
+	line := out.cell
 	for _, size := range []int{1024, 4096} {
 		// gzip 5: squeeze 10 µs, gzhttp 20, chi 40, on both kinds.
 		for _, kind := range []string{"json", "html"} {
@@ -65,7 +62,7 @@ func TestHeadlineLevelTableIsSmall(t *testing.T) {
 			line("zstd", 1, kind, size, "httpcompression", float64(size/1024)*5e3+10e3, 500)
 		}
 	}
-	run := parseEqual(parseBench(out.String()))
+	run := out.run()
 	r := newTestReport()
 	r.begin("equal-level")
 	for _, level := range run.levels {

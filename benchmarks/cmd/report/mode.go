@@ -48,7 +48,7 @@ func fullMode() Mode {
 		Count: 5,
 		Benchtime: map[string]string{
 			"Middleware":          "0.02s",
-			"EqualLevel":          "0.03s",
+			"EqualLevel":          "0.5s",
 			"WSEcho":              "1000x",
 			"WSEchoHTTP2":         "1000x",
 			"EchoFloorHTTP2":      "1000x",
@@ -74,7 +74,7 @@ func quickMode() Mode {
 		Count: 1,
 		Benchtime: map[string]string{
 			"Middleware":          "0.05s",
-			"EqualLevel":          "0.03s",
+			"EqualLevel":          "0.2s",
 			"WSEcho":              "300x",
 			"WSEchoHTTP2":         "300x",
 			"EchoFloorHTTP2":      "300x",
