@@ -30,7 +30,7 @@ func BenchmarkMiddleware(b *testing.B) {
 				serve := impl.prepare(body, r)
 				name := fmt.Sprintf("coding=%s/body=%s/impl=%s", c.name, body.name, impl.name)
 				b.Run(name, func(b *testing.B) {
-					n := serveLoop(b, serve, impl, c.name, body.data)
+					n := serveLoop(b, serve, impl, c.name, body)
 					b.ReportMetric(float64(len(body.data))/float64(n), "ratio")
 				})
 			}
@@ -41,11 +41,11 @@ func BenchmarkMiddleware(b *testing.B) {
 // serveLoop checks serve's output once, then serves one response per
 // iteration, reporting allocations, throughput and the bytes sent (out-B),
 // which it returns.
-func serveLoop(b *testing.B, serve func(*sinkWriter), impl encodingImpl, coding string, body []byte) int64 {
+func serveLoop(b *testing.B, serve func(*sinkWriter), impl encodingImpl, coding string, body encodingBody) int64 {
 	w := &sinkWriter{h: http.Header{}}
 	checkEncoded(b, w, serve, impl, coding, body)
 	b.ReportAllocs()
-	b.SetBytes(int64(len(body)))
+	b.SetBytes(int64(len(body.data)))
 	for b.Loop() {
 		w.reset()
 		serve(w)
@@ -148,29 +148,30 @@ func middlewareImpl(name string, wrap func(http.Handler) http.Handler, decode fu
 	}
 }
 
-// checkEncoded serves one response, outside the timed loop, and fails b
-// unless it decodes to body (and, from a middleware, says its coding).
-func checkEncoded(b *testing.B, w *sinkWriter, serve func(*sinkWriter), impl encodingImpl, coding string, body []byte) {
+// checkEncoded serves one response, outside the timed loop, and fails b,
+// naming the body, unless it decodes to the body (and, from a middleware,
+// says its coding).
+func checkEncoded(b *testing.B, w *sinkWriter, serve func(*sinkWriter), impl encodingImpl, coding string, body encodingBody) {
 	b.Helper()
 	w.keep = true
 	defer func() { w.keep, w.kept = false, nil }()
 	serve(w)
 	if w.err != nil {
-		b.Fatalf("encoding failed: %v", w.err)
+		b.Fatalf("%s: encoding failed: %v", body.name, w.err)
 	}
 	if got := w.h.Get("Content-Encoding"); impl.middleware && got != coding {
-		b.Fatalf("Content-Encoding = %q, want %q (Content-Type %q)", got, coding, w.h.Get("Content-Type"))
+		b.Fatalf("%s: Content-Encoding = %q, want %q (Content-Type %q)", body.name, got, coding, w.h.Get("Content-Type"))
 	}
 	rd, err := impl.decode(bytes.NewReader(w.kept))
 	if err != nil {
-		b.Fatalf("opening the %d-byte %s output: %v", len(w.kept), coding, err)
+		b.Fatalf("%s: opening the %d-byte %s output: %v", body.name, len(w.kept), coding, err)
 	}
 	got, err := io.ReadAll(rd)
 	if err != nil {
-		b.Fatalf("decoding the %d-byte %s output: %v", len(w.kept), coding, err)
+		b.Fatalf("%s: decoding the %d-byte %s output: %v", body.name, len(w.kept), coding, err)
 	}
-	if !bytes.Equal(got, body) {
-		b.Fatalf("output decodes to %d bytes that differ from the %d-byte body", len(got), len(body))
+	if !bytes.Equal(got, body.data) {
+		b.Fatalf("%s: output decodes to %d bytes that differ from the %d-byte body", body.name, len(got), len(body.data))
 	}
 }
 

@@ -95,12 +95,11 @@ var ownSizeClasses = []int{1 << 10, 2 << 10, 4 << 10, 8 << 10}
 // the largest size class up to which BenchmarkOwnAgainstLibrary measured
 // the own encoder at no more than 0.67 times the library's time per
 // response through the middleware (per kind of body, then the geometric
-// mean over the kinds; the median of separate runs on a quiet machine),
-// every smaller class too. Levels the benchmark does not run are those
-// that klauspost encodes exactly as one it runs (zstd 2 as 1, 4 and 5 as
-// 3); levels absent are not candidates, the library serves them. A class
-// where any run's ratio is above 0.67 is rounded down, whatever the
-// median. Reproduce it with
+// mean over the kinds) in every one of seven separate runs on a quiet
+// machine, every smaller class too. Levels the benchmark does not run are
+// those that klauspost encodes exactly as one it runs (zstd 2 as 1, 4 and
+// 5 as 3); levels absent are not candidates, the library serves them.
+// Reproduce it with
 //
 //	for i in $(seq 7); do go test -run '^$' -bench OwnAgainstLibrary -benchtime 0.2s -count 1 ./encoding; done | benchstat -
 var ownTimeMaxBodies = map[string]map[int]int{

@@ -42,7 +42,8 @@ func (o ownOnly) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 // own encoder's time over the library's, then the geometric mean over the
 // kinds, as the byte half weighs them; worst-kind is the highest kind's
 // ratio. The own encoder serves a class where own/library is at most 0.67
-// (ownTimeMaxBodies records the outcome; compare runs with benchstat).
+// in every run (ownTimeMaxBodies records the outcome; compare runs with
+// benchstat).
 func BenchmarkOwnAgainstLibrary(b *testing.B) {
 	for _, c := range []struct {
 		codec Codec

@@ -79,8 +79,8 @@ func Bodies() ([]Body, error) {
 
 // Tiles returns every source cut end to end into bodies of n bytes (the
 // rest of a source, shorter than n, left out), in the order of Sources.
-// Unlike Bodies, it gives each kind many bodies of a size that share no
-// bytes, for benchmarks that must not serve one body twice before serving
+// Unlike Bodies, it gives each kind many bodies of a size that do not
+// overlap, for benchmarks that must not serve one body twice before serving
 // the others.
 func Tiles(n int) ([]Body, error) {
 	if n <= 0 {

@@ -84,10 +84,11 @@ func TestBodiesCoverEveryKindAndSize(t *testing.T) {
 	}
 }
 
-// Tiles cut each source end to end: every tile has the size asked for,
-// follows the one before it in its source, and every kind has at least
-// three tiles of each of Sizes, so that a benchmark rotating through them
-// serves no body twice in a pass.
+// Tiles cut each source end to end: every tile is its source's bytes at
+// its offset, of the size asked for, right after the tile before it, the
+// last ending less than a tile from the source's end; and every kind has
+// at least three tiles of each of Sizes, so that the kinds' times in a
+// benchmark that serves them in turn are means over several bodies.
 func TestTilesCutEachSourceEndToEnd(t *testing.T) {
 	src, err := Sources()
 	if err != nil {
@@ -98,11 +99,18 @@ func TestTilesCutEachSourceEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		data := map[string][]byte{}
+		for _, s := range src {
+			data[s.Kind+"/"+s.Name] = s.Data
+		}
 		perKind, next := map[string]int{}, map[string]int{}
 		for _, b := range tiles {
 			key := b.Kind + "/" + b.Source
 			if len(b.Data) != n || b.Offset != next[key] {
 				t.Fatalf("%s: %d bytes at %d, want %d at %d", key, len(b.Data), b.Offset, n, next[key])
+			}
+			if !bytes.Equal(b.Data, data[key][b.Offset:b.Offset+n]) {
+				t.Fatalf("%s: the tile at %d is not the source's bytes there", key, b.Offset)
 			}
 			next[key] += n
 			perKind[b.Kind]++

@@ -97,6 +97,7 @@ func (r *Report) equalLevel(ctx context.Context) error {
 		r.equalSizesTable(run, level)
 	}
 	fmt.Fprintf(r.md, "```\n%s | benchstat -col /impl -\n```\n\n", cmdline)
+	r.md.WriteString("In benchstat's output sec/op, B/op, allocs/op and MB/s are per pass over every body of the size; ns/KIND is one response's mean time on that kind's bodies.\n\n")
 	fmt.Fprintf(r.md, "<details><summary>benchstat</summary>\n\n```\n%s```\n\n</details>\n\n", r.benchstat(ctx, raw))
 
 	r.begin("own-encoders")

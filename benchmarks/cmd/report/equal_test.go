@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestEqualGoalNeedsSpeedAndBytes: a kind meets the goal against the
@@ -92,32 +93,35 @@ func TestGoalLineGivesTheRangeOverRounds(t *testing.T) {
 }
 
 // equalOutput writes BenchmarkEqualLevel's output from cells given one at
-// a time, as the benchmark prints them: a line per coding, level, size and
+// a time, as go test prints it (testing.BenchmarkResult's String, which
+// sorts the metrics by unit): a line per coding, level, size and
 // implementation, in the order first given, with each kind's time and body
-// as the metrics ns/KIND and out-B/KIND.
+// as the metrics ns/KIND and out-B/KIND beside the pass's ns/op and MB/s.
 type equalOutput struct {
 	out     strings.Builder
-	names   []string          // this round's lines, in order
-	metrics map[string]string // per line, its kinds' metrics
+	names   []string                      // this round's lines, in order
+	metrics map[string]map[string]float64 // per line, its kinds' metrics
 }
 
 // cell adds one kind's time and body to its line of the round.
 func (e *equalOutput) cell(coding string, level int, kind string, size int, impl string, ns, outB float64) {
 	name := fmt.Sprintf("BenchmarkEqualLevel/coding=%s/level=%d/size=%d/impl=%s-2", coding, level, size, impl)
 	if e.metrics == nil {
-		e.metrics = map[string]string{}
+		e.metrics = map[string]map[string]float64{}
 	}
 	if _, ok := e.metrics[name]; !ok {
 		e.names = append(e.names, name)
+		e.metrics[name] = map[string]float64{}
 	}
-	e.metrics[name] += fmt.Sprintf("\t %g ns/%s\t %g out-B/%s", ns, kind, outB, kind)
+	e.metrics[name]["ns/"+kind], e.metrics[name]["out-B/"+kind] = ns, outB
 }
 
 // round prints the round's lines: the cells given after it go to lines of
 // the next round.
 func (e *equalOutput) round() {
 	for _, name := range e.names {
-		fmt.Fprintf(&e.out, "%s \t 100\t 123456 ns/op%s\t 10 B/op\n", name, e.metrics[name])
+		r := testing.BenchmarkResult{N: 100, T: 123456 * time.Microsecond, Bytes: 1 << 20, Extra: e.metrics[name]}
+		fmt.Fprintf(&e.out, "%s \t%s\n", name, r.String())
 	}
 	e.names, e.metrics = nil, nil
 }
@@ -126,4 +130,31 @@ func (e *equalOutput) round() {
 func (e *equalOutput) run() equalRun {
 	e.round()
 	return parseEqual(parseBench(e.out.String()))
+}
+
+// TestParseEqualReadsEachKindsMetrics: one line of BenchmarkEqualLevel
+// carries every kind's time and body; each goes to its own kind, and the
+// pass's ns/op and MB/s to none.
+func TestParseEqualReadsEachKindsMetrics(t *testing.T) {
+	var out equalOutput
+	out.cell("br", 4, "json", 4096, "squeeze", 11, 501)
+	out.cell("br", 4, "html", 4096, "squeeze", 22, 402)
+	out.cell("br", 4, "json", 4096, "httpcompression", 33, 503)
+	run := out.run()
+	want := map[equalKey][2]float64{
+		{"br 4", "json", 4096, "squeeze"}:         {11, 501},
+		{"br 4", "html", 4096, "squeeze"}:         {22, 402},
+		{"br 4", "json", 4096, "httpcompression"}: {33, 503},
+	}
+	if len(run.ns) != len(want) {
+		t.Errorf("%d cells, want %d: %v", len(run.ns), len(want), run.ns)
+	}
+	for k, w := range want {
+		if run.ns[k] != w[0] || run.outB[k] != w[1] {
+			t.Errorf("%v: %v ns and %v B, want %v and %v", k, run.ns[k], run.outB[k], w[0], w[1])
+		}
+	}
+	if got := strings.Join(run.kinds, ","); got != "html,json" {
+		t.Errorf("kinds %s, want html,json", got)
+	}
 }
