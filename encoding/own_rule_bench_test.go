@@ -41,9 +41,8 @@ func (o ownOnly) AppendEncode(dst, src []byte, level int) ([]byte, error) {
 // library-ns) and the rule's ratio (own/library): per kind of body, the
 // own encoder's time over the library's, then the geometric mean over the
 // kinds, as the byte half weighs them; worst-kind is the highest kind's
-// ratio. The own encoder serves a class where own/library is at most 0.67
-// in every run (ownTimeMaxBodies records the outcome; compare runs with
-// benchstat).
+// ratio. ownTimeMaxBodies (own.go) states the bound a class must keep in
+// every run and records the outcome; compare runs with benchstat.
 func BenchmarkOwnAgainstLibrary(b *testing.B) {
 	for _, c := range []struct {
 		codec Codec

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -127,7 +128,8 @@ func parseEqual(lines []benchLine) equalRun {
 		if err != nil || f["coding"] == "" {
 			continue
 		}
-		for _, unit := range l.units {
+		// The kinds in the order of their units, as go test prints them.
+		for _, unit := range slices.Sorted(maps.Keys(l.values)) {
 			kind, ok := strings.CutPrefix(unit, "ns/")
 			if !ok || kind == "op" {
 				continue

@@ -58,7 +58,6 @@ var oursImpl = map[string]bool{"squeeze": true, "ours": true}
 type benchLine struct {
 	group, impl string
 	values      map[string]float64
-	units       []string // values' keys in the order printed
 }
 
 // goBenchmarks runs each benchmark with -count, compares the runs with
@@ -207,7 +206,6 @@ func parseBench(out string) []benchLine {
 			v, err := strconv.ParseFloat(f[i], 64)
 			if err == nil {
 				l.values[f[i+1]] = v
-				l.units = append(l.units, f[i+1])
 			}
 		}
 		lines = append(lines, l)
