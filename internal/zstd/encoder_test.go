@@ -369,8 +369,8 @@ func TestZstdFrameContentSize(t *testing.T) {
 
 // RFC 8878 §3.1.1.5: offset values 1-3 name the last three offsets, shifted
 // by one when the sequence has no literals, and the last offsets move as a
-// decoder moves them. Resolving the values as a decoder does gives back
-// every distance.
+// decoder moves them. Resolving the values codeSequences gives as a decoder
+// does gives back every distance.
 func TestZstdRepeatOffsets(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	seqs := make([]lzSeq, 5000)
@@ -382,13 +382,20 @@ func TestZstdRepeatOffsets(t *testing.T) {
 		seqs[i] = lzSeq{lits: uint32(r.IntN(2)), length: 4, dist: d}
 		want[i] = d
 	}
-	start := zstdStartRep
-	zstdRepeatOffsets(seqs, &start)
+	c := blockCoder{seqs: seqs, rep: zstdStartRep}
+	c.codeSequences()
 	rep := [3]uint32{1, 4, 8}
 	used := map[string]bool{}
 	for i, s := range seqs {
+		// The offset value is its code's power of two and the extra bits
+		// above the literal length's and match length's (none here).
+		code := c.codes[i]
+		if code.ll != uint8(s.lits) || code.ml != 1 {
+			t.Fatalf("sequence %d: literal length code %d, match length code %d", i, code.ll, code.ml)
+		}
+		v := uint32(1)<<code.of | uint32(code.extra)&(1<<code.of-1)
 		var d uint32
-		switch v := s.dist; {
+		switch {
 		case v > 3:
 			d = v - 3
 			rep = [3]uint32{d, rep[0], rep[1]}
@@ -404,9 +411,9 @@ func TestZstdRepeatOffsets(t *testing.T) {
 			d = rep[0] - 1
 			rep = [3]uint32{d, rep[0], rep[1]}
 		}
-		used[fmt.Sprint(s.lits > 0, min(s.dist, 4))] = true
+		used[fmt.Sprint(s.lits > 0, min(v, 4))] = true
 		if d != want[i] {
-			t.Fatalf("sequence %d: offset value %d resolves to %d, want %d", i, s.dist, d, want[i])
+			t.Fatalf("sequence %d: offset value %d resolves to %d, want %d", i, v, d, want[i])
 		}
 	}
 	if len(used) != 8 {
@@ -470,5 +477,55 @@ func BenchmarkZstdEncoder(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(out)), "bytes")
 		})
+	}
+}
+
+// zstdNormalize divides by the number of symbols with a multiplication;
+// its shares must be the quotients rounded down, for any count up to a
+// block's most sequences.
+func TestZstdNormalizeSharesAreQuotients(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 20000 {
+		c := make([]uint32, 1+r.IntN(53))
+		n := 0
+		for s := range c {
+			if r.IntN(3) > 0 {
+				c[s] = uint32(r.IntN(1 << uint(r.IntN(16))))
+			}
+			n += int(c[s])
+		}
+		if n < 2 {
+			continue
+		}
+		for _, log := range []uint8{zstdBuiltWeightsLog, zstdTableLog} {
+			var norm [64]int16
+			got, ok := zstdNormalize(&norm, c, n, log)
+			// The shares by division, at least one for a symbol present,
+			// the rest to the most common.
+			want, most, sum := make([]int16, len(c)), 0, 0
+			single := false
+			for s, f := range c {
+				if int(f) == n {
+					single = true
+				}
+				if f != 0 {
+					want[s] = int16(max(int(f)<<log/n, 1))
+				}
+				sum += int(want[s])
+				if f > c[most] {
+					most = s
+				}
+			}
+			want[most] += int16(1<<log - sum)
+			if single || want[most] < 1 {
+				if ok {
+					t.Fatalf("counts %v (log %d): normalized, want refused", c, log)
+				}
+				continue
+			}
+			if !ok || !slices.Equal(got, want) {
+				t.Fatalf("counts %v (log %d): %v, %v; want %v", c, log, got, ok, want)
+			}
+		}
 	}
 }

@@ -95,11 +95,14 @@ func (e *blockCoder) appendHuffLiterals(dst []byte, maxSym int) ([]byte, bool) {
 var zstdStaticWeights = func() (w struct {
 	desc  []byte
 	table fseEncoder
-	norm  []int16
+	cost  [16]uint32 // per weight, in 1/16 bits (zstdStateCost)
 }) {
-	w.norm = []int16{28, 6, 6, 5, 5, 5, 4, 1, -1, -1, -1, -1}
-	w.desc = appendNCount(nil, w.norm, zstdWeightsLog)
-	w.table.build(w.norm, zstdWeightsLog)
+	norm := []int16{28, 6, 6, 5, 5, 5, 4, 1, -1, -1, -1, -1}
+	w.desc = appendNCount(nil, norm, zstdWeightsLog)
+	w.table.build(norm, zstdWeightsLog)
+	for s, n := range norm {
+		w.cost[s] = zstdStateCost[fseStates(n)]
+	}
 	return w
 }()
 
@@ -182,20 +185,17 @@ func (e *blockCoder) appendWeightsTable(dst []byte, weights []byte) ([]byte, *fs
 	for count[last] == 0 {
 		last--
 	}
-	static := uint32(8 * 16 * len(zstdStaticWeights.desc))
-	for s, f := range count[:last+1] {
-		static += f * zstdStateCost[fseStates(zstdStaticWeights.norm[s])]
-	}
 	norm, ok := zstdNormalize(&e.norm[0], count[:last+1], len(weights), zstdBuiltWeightsLog)
 	if !ok {
 		return append(dst, zstdStaticWeights.desc...), &zstdStaticWeights.table
 	}
+	// The prices with the static table, description included, and with
+	// the one built; an absent weight has no state and costs nothing.
 	const unit = 1 << (zstdWeightsLog - zstdBuiltWeightsLog) // zstdStateCost counts in 64ths
-	built := uint32(0)
+	static, built := uint32(8*16*len(zstdStaticWeights.desc)), uint32(0)
 	for s, f := range count[:last+1] {
-		if f != 0 {
-			built += f * zstdStateCost[norm[s]*unit]
-		}
+		static += f * zstdStaticWeights.cost[s&15]
+		built += f * zstdStateCost[norm[s]*unit]
 	}
 	if built+8*16 >= static { // a description takes a byte at least
 		return append(dst, zstdStaticWeights.desc...), &zstdStaticWeights.table

@@ -11,12 +11,20 @@ import (
 
 // gatherLiterals sets e.lits to the literals the match finder left in src.
 func (e *blockCoder) gatherLiterals(src []byte) {
-	// Copied 8 bytes at a time, up to 7 past their end: the loads are in
+	// Copied 8 bytes at a time, up to 15 past their end: the loads are in
 	// bounds, since every run but the last ends at a match, which starts
-	// at least 8 bytes before src's end.
-	lits, pos, nl := slices.Grow(e.lits[:0], len(src)+8)[:len(src)+8], 0, 0
+	// at least 8 bytes before src's end. Where src has 16 bytes left, the
+	// first two words go whatever the run's length, as most runs are
+	// shorter: the loop then runs only for the few longer ones.
+	lits, pos, nl := slices.Grow(e.lits[:0], len(src)+16)[:len(src)+16], 0, 0
 	for _, s := range e.seqs {
-		for i := 0; i < int(s.lits); i += 8 {
+		i := 0
+		if pos+16 <= len(src) {
+			binary.LittleEndian.PutUint64(lits[nl:nl+8:nl+8], deflate.LoadFast64(src, pos))
+			binary.LittleEndian.PutUint64(lits[nl+8:nl+16:nl+16], deflate.LoadFast64(src, pos+8))
+			i = 16
+		}
+		for ; i < int(s.lits); i += 8 {
 			j := nl + i
 			binary.LittleEndian.PutUint64(lits[j:j+8:j+8], deflate.LoadFast64(src, pos+i))
 		}

@@ -36,7 +36,7 @@ func (e *Encoder) match(src []byte) {
 	long, short := m.LongTable(), &m.Short
 	last := n - 8
 	p, pending := 0, 0
-	// The last two offsets as the finder chose them: zstdRepeatOffsets
+	// The last two offsets as the finder chose them: codeSequences
 	// codes whatever it chose, these only say where to look.
 	rep0, rep1 := int(zstdStartRep[0]), int(zstdStartRep[1])
 	for p <= last {
@@ -47,7 +47,7 @@ func (e *Encoder) match(src []byte) {
 		// earlier bodies', since bases only grow and the tables are
 		// cleared before they would wrap, and zeros.
 		cv := deflate.LoadFast64(src, p)
-		hl, hs := deflate.HashLong(cv), hashShort5(cv)
+		hl, hs := hashBoth(cv)
 		cl, cs := int(long[hl]-base), int(short[hs]-base)
 		long[hl], short[hs] = int32(p)+base, int32(p)+base
 		var start, length, dist int
@@ -104,8 +104,8 @@ func (e *Encoder) match(src []byte) {
 			p += l
 			pending = p
 			if q := p - 1; q <= last {
-				v := deflate.LoadFast64(src, q)
-				long[deflate.HashLong(v)], short[hashShort5(v)] = int32(q)+base, int32(q)+base
+				hl, hs := hashBoth(deflate.LoadFast64(src, q))
+				long[hl], short[hs] = int32(q)+base, int32(q)+base
 			}
 		}
 	}
@@ -117,6 +117,19 @@ func (e *Encoder) match(src []byte) {
 func hashShort5(u uint64) uint32 {
 	return uint32(((u << 24) * 0xcf1bbcdcb7a56463) >> (64 - shortHashBits))
 }
+
+// hashBoth returns deflate.HashLong(u) and hashShort5(u) with one
+// multiplication: both multiply by the same constant, and shifting u left
+// before multiplying shifts the product alike.
+func hashBoth(u uint64) (long, short uint32) {
+	h := u * 0xcf1bbcdcb7a56463
+	return uint32(h >> (64 - longHashBits)), uint32((h << 24) >> (64 - shortHashBits))
+}
+
+// longHashBits is the size of deflate.WholeEncoder's Long table.
+const longHashBits = 15
+
+var _ *[1 << longHashBits]int32 = deflate.WholeEncoder{}.Long
 
 // shortHashBits is the size of deflate.WholeEncoder's Short table.
 const shortHashBits = 14

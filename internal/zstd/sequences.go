@@ -22,7 +22,6 @@ func (e *blockCoder) appendSequences(dst []byte) []byte {
 		n -= 0x7f00
 		dst = append(dst, 255, byte(n), byte(n>>8))
 	}
-	zstdRepeatOffsets(seqs, &e.rep)
 	e.codeSequences()
 	var built bool
 	if e.bestTables {
@@ -138,6 +137,19 @@ var zstdStateCost = func() (c [65]uint32) {
 	return c
 }()
 
+// zstdPredefinedCost is, per kind of code and code, what coding it with
+// the predefined table costs in 1/16 bits (zstdStateCost), its states
+// counted in units of 64 (an offset state of 32 weighs two).
+var zstdPredefinedCost = func() (c [3][64]uint32) {
+	for kind, norm := range zstdPredefinedNorm {
+		unit := 1 << (zstdTableLog - zstdPredefinedLog[kind])
+		for s, n := range norm {
+			c[kind][s] = zstdStateCost[fseStates(n)*unit]
+		}
+	}
+	return c
+}()
+
 // appendSequenceTables, given the codes' counts, picks per kind of code
 // the predefined table or one built for the body, whichever the estimate
 // prices lower with its description, and appends the mode byte and the
@@ -159,26 +171,20 @@ func (e *blockCoder) appendSequenceTables(dst []byte) ([]byte, bool) {
 		for last > 0 && c[last] == 0 {
 			last--
 		}
-		// The predefined table's price, its states counted in units of
-		// 64 (an offset state of 32 weighs two).
-		pre := zstdPredefinedNorm[kind]
-		if last >= len(pre) {
+		if last >= len(zstdPredefinedNorm[kind]) {
 			continue // a code the predefined table lacks: none do for these bodies
-		}
-		unit := 1 << (zstdTableLog - zstdPredefinedLog[kind])
-		predefined := uint32(0)
-		for s, f := range c[:last+1] {
-			predefined += f * zstdStateCost[fseStates(pre[s])*unit]
 		}
 		norm, ok := zstdNormalize(&e.norm[kind], c[:last+1], len(seqs), zstdTableLog)
 		if !ok {
 			continue
 		}
-		built := uint32(0)
+		// The prices with the predefined table and the one built; an
+		// absent code has no state and costs nothing.
+		predefined, built := uint32(0), uint32(0)
+		pre := &zstdPredefinedCost[kind]
 		for s, f := range c[:last+1] {
-			if f != 0 {
-				built += f * zstdStateCost[norm[s]]
-			}
+			predefined += f * pre[s&63]
+			built += f * zstdStateCost[norm[s]]
 		}
 		// A description takes a byte at least: where that is too many,
 		// the table is not worth describing.
@@ -219,14 +225,16 @@ func (e *blockCoder) setModes(dst []byte, modeAt int, mode byte) ([]byte, bool) 
 // most common without a state, or a single symbol has every state.
 func zstdNormalize(norm *[64]int16, c []uint32, n int, log uint8) ([]int16, bool) {
 	most, sum := 0, 0
+	// Dividing by n as a multiplication: for a and n below 2^32, the high
+	// word of a·(⌊(2^64-1)/n⌋+1) is ⌊a/n⌋ (Lemire, Kaser and Kurz, "Faster
+	// remainder by direct computation", 2019).
+	inv := ^uint64(0)/uint64(n) + 1
 	for s, f := range c {
-		k := 0
-		if f != 0 {
-			if int(f) == n {
-				return nil, false
-			}
-			k = max(int(f)<<log/n, 1)
+		if int(f) == n {
+			return nil, false
 		}
+		share, _ := bits.Mul64(uint64(f)<<log, inv)
+		k := max(int(share), int(min(f, 1))) // at least one if present
 		norm[s], sum = int16(k), sum+k
 		if f > c[most] {
 			most = s
@@ -245,9 +253,12 @@ type seqCode struct {
 	ll, of, ml uint8
 }
 
-// codeSequences sets e.codes from e.seqs, whose distances are offset
-// values, and counts the codes in e.counts when there are enough sequences
-// for tables of their own (see appendSequenceTables).
+// codeSequences sets e.codes from e.seqs, coding their distances as
+// offset values (RFC 8878 §3.1.1.5), keeping the last offsets in e.rep as
+// a decoder does, and counts the codes in e.counts when there are
+// enough sequences for tables of their own (see appendSequenceTables). It
+// is offsetValue and the codes in one pass, written out: the small-body
+// encoder spends a noticeable share of its time here.
 func (e *blockCoder) codeSequences() {
 	seqs := e.seqs
 	codes := slices.Grow(e.codes[:0], len(seqs))[:len(seqs)]
@@ -255,67 +266,59 @@ func (e *blockCoder) codeSequences() {
 	if count {
 		e.counts = [3][64]uint32{}
 	}
-	for i, s := range seqs {
-		llc, mlc, ofc := zstdLitLenCode(s.lits)&63, zstdMatchLenCode(s.length-3)&63, zstdOffsetCode(s.dist)&31
-		llBits, mlBits := zstdLitLenBits[llc], zstdMatchLenBits[mlc]
-		codes[i] = seqCode{
-			extra: uint64(s.lits-zstdLitLenBase[llc]) |
-				uint64(s.length-3-zstdMatchLenBase[mlc])<<(llBits&63) |
-				uint64(s.dist-1<<ofc)<<((llBits+mlBits)&63),
-			bits: llBits + mlBits + ofc,
-			ll:   llc, of: ofc, ml: mlc,
+	r0, r1, r2 := e.rep[0], e.rep[1], e.rep[2]
+	for i := range seqs {
+		s := &seqs[i]
+		d, v := s.dist, s.dist+3
+		if s.lits > 0 {
+			switch d {
+			case r0:
+				v = 1
+			case r1:
+				v = 2
+				r0, r1 = r1, r0
+			case r2:
+				v = 3
+				r0, r1, r2 = r2, r0, r1
+			default:
+				r0, r1, r2 = d, r0, r1
+			}
+		} else {
+			switch d {
+			case r1:
+				v = 1
+				r0, r1 = r1, r0
+			case r2:
+				v = 2
+				r0, r1, r2 = r2, r0, r1
+			case r0 - 1:
+				v = 3
+				r0, r1, r2 = d, r0, r1
+			default:
+				r0, r1, r2 = d, r0, r1
+			}
 		}
+		llc, mlc, ofc := zstdLitLenCode(s.lits)&63, zstdMatchLenCode(s.length-3)&63, zstdOffsetCode(v)&31
+		llBits, mlBits := zstdLitLenBits[llc], zstdMatchLenBits[mlc]
+		// Written in place, field by field: a seqCode value (more than
+		// four fields) built and copied in is kept in memory and copied
+		// with a 16-byte load right after the narrow stores of its
+		// fields, which waits for them to be written (a store-forwarding
+		// stall, a third of this loop's time).
+		c := &codes[i]
+		c.extra = uint64(s.lits-zstdLitLenBase[llc]) |
+			uint64(s.length-3-zstdMatchLenBase[mlc])<<(llBits&63) |
+			uint64(v-1<<ofc)<<((llBits+mlBits)&63)
+		c.bits = llBits + mlBits + ofc
+		c.ll, c.of, c.ml = llc, ofc, mlc
 		if count {
 			e.counts[zstdLitLen][llc]++
 			e.counts[zstdOffset][ofc]++
 			e.counts[zstdMatchLen][mlc]++
 		}
 	}
+	e.rep = [3]uint32{r0, r1, r2}
 	e.codes = codes
-}
-
-// zstdRepeatOffsets replaces each sequence's distance by its offset value
-// (RFC 8878 §3.1.1.5), keeping the last offsets in rep as a decoder does:
-// offsetValue for a block's sequences, written out for the small-body
-// encoder, which spends a noticeable share of its time here: a call per
-// sequence shows in BenchmarkOwnAgainstLibrary at 1 to 4 KiB.
-func zstdRepeatOffsets(seqs []lzSeq, rep *[3]uint32) {
-	r0, r1, r2 := rep[0], rep[1], rep[2]
-	for i := range seqs {
-		s := &seqs[i]
-		d := s.dist
-		if s.lits > 0 {
-			switch d {
-			case r0:
-				s.dist = 1
-			case r1:
-				s.dist = 2
-				r0, r1 = r1, r0
-			case r2:
-				s.dist = 3
-				r0, r1, r2 = r2, r0, r1
-			default:
-				s.dist = d + 3
-				r0, r1, r2 = d, r0, r1
-			}
-			continue
-		}
-		switch d {
-		case r1:
-			s.dist = 1
-			r0, r1 = r1, r0
-		case r2:
-			s.dist = 2
-			r0, r1, r2 = r2, r0, r1
-		case r0 - 1:
-			s.dist = 3
-			r0, r1, r2 = d, r0, r1
-		default:
-			s.dist = d + 3
-			r0, r1, r2 = d, r0, r1
-		}
-	}
-	*rep = [3]uint32{r0, r1, r2}
 }
 
 // Literal length and match length codes (RFC 8878 §3.1.1.3.2.1.1): a code's
