@@ -109,7 +109,7 @@ var ownTimeMaxBodies = map[string]map[int]int{
 	"br": {3: 0, 4: 8 << 10, 5: 8 << 10, 6: 8 << 10},
 	// Levels 1 and 2 are klauspost's fastest, which the double-fast finder
 	// (internal/zstd/match.go) does not undercut by a third.
-	"zstd": {1: 0, 2: 0, 3: 1 << 10, 4: 1 << 10, 5: 1 << 10},
+	"zstd": {1: 0, 2: 0, 3: 4 << 10, 4: 4 << 10, 5: 4 << 10},
 }
 
 // ownCandidateLevels returns, in order, the levels of coding whose time the
@@ -128,7 +128,7 @@ func ownTimeMaxBody(coding string, level int) int { return ownTimeMaxBodies[codi
 var ownMaxBodies = map[string][]int{
 	"gzip": {0, 0, 0, 0, 0, 4 << 10, 2 << 10, 1 << 10, 1 << 10, 1 << 10},
 	"br":   {0, 0, 0, 0, 4 << 10, 1 << 10, 1 << 10, 0, 0, 0, 0, 0},
-	"zstd": {0, 0, 0, 1 << 10, 1 << 10, 1 << 10},
+	"zstd": {0, 0, 0, 4 << 10, 4 << 10, 4 << 10},
 }
 
 // ownMaxBody returns the largest body known whole that coding's own
