@@ -369,8 +369,8 @@ func TestZstdFrameContentSize(t *testing.T) {
 
 // RFC 8878 §3.1.1.5: offset values 1-3 name the last three offsets, shifted
 // by one when the sequence has no literals, and the last offsets move as a
-// decoder moves them. Resolving the values codeSequences gives as a decoder
-// does gives back every distance.
+// decoder moves them. A decoder resolving the values codeSequences codes
+// gets back every distance, and ends with the last offsets it keeps.
 func TestZstdRepeatOffsets(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	seqs := make([]lzSeq, 5000)
@@ -415,6 +415,9 @@ func TestZstdRepeatOffsets(t *testing.T) {
 		if d != want[i] {
 			t.Fatalf("sequence %d: offset value %d resolves to %d, want %d", i, v, d, want[i])
 		}
+	}
+	if c.rep != rep {
+		t.Errorf("last offsets %v, a decoder's %v", c.rep, rep)
 	}
 	if len(used) != 8 {
 		t.Errorf("only %d of the 8 (literals, value) cases came up: %v", len(used), used)
@@ -480,9 +483,25 @@ func BenchmarkZstdEncoder(b *testing.B) {
 	}
 }
 
-// zstdNormalize divides by the number of symbols with a multiplication;
-// its shares must be the quotients rounded down, for any count up to a
-// block's most sequences.
+// A divisor's quotients are those of a division, checked where a
+// multiplication's rounding would show first: at and just below every
+// multiple of n that a share can be, for every n up to above a block's
+// most sequences.
+func TestDivisorMatchesDivision(t *testing.T) {
+	for n := 2; n <= 1<<17; n++ {
+		by := newDivisor(n)
+		for q := range 64 + 1 { // shares of up to 64 states
+			for _, a := range []int{q*n - 1, q * n} {
+				if a >= 0 && by.div(uint64(a)) != a/n {
+					t.Fatalf("%d/%d: %d, want %d", a, n, by.div(uint64(a)), a/n)
+				}
+			}
+		}
+	}
+}
+
+// zstdNormalize's shares are the counts' quotients rounded down, at least
+// one for a symbol present, the rest to the most common, on random counts.
 func TestZstdNormalizeSharesAreQuotients(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for range 20000 {

@@ -13,9 +13,10 @@ import (
 func (e *blockCoder) gatherLiterals(src []byte) {
 	// Copied 8 bytes at a time, up to 15 past their end: the loads are in
 	// bounds, since every run but the last ends at a match, which starts
-	// at least 8 bytes before src's end. Where src has 16 bytes left, the
-	// first two words go whatever the run's length, as most runs are
-	// shorter: the loop then runs only for the few longer ones.
+	// at least 7 bytes before src's end, so that a run's last word ends
+	// at most there. Where src has 16 bytes left, the first two words go
+	// whatever the run's length, as most runs are shorter: the loop then
+	// runs only for the few longer ones.
 	lits, pos, nl := slices.Grow(e.lits[:0], len(src)+16)[:len(src)+16], 0, 0
 	for _, s := range e.seqs {
 		i := 0

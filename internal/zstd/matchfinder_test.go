@@ -1,6 +1,7 @@
 package zstd
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/squeezehttp/squeeze/internal/deflate"
@@ -29,4 +30,17 @@ func TestMatchFinderKeepsItsInvariants(t *testing.T) {
 // package's 4 KiB, the DEFLATE window, zstdMaxMatch and MaxBody.
 func TestMatchFinderAtItsBounds(t *testing.T) {
 	enctest.AtItsBounds(t, matchFinder(new(Encoder)), lightMax, 4096, 32768, zstdMaxMatch, zstdMaxMatch+8, MaxBody)
+}
+
+// hashBoth is deflate.HashLong and hashShort5 with one multiplication: the
+// same hashes, or the finder would look in the wrong slots of the tables
+// that a match's positions are indexed in by those two.
+func TestHashBothIsBothHashes(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for range 1 << 16 {
+		u := r.Uint64()
+		if l, s := hashBoth(u); l != deflate.HashLong(u) || s != hashShort5(u) {
+			t.Fatalf("%#x: %d, %d; want %d, %d", u, l, s, deflate.HashLong(u), hashShort5(u))
+		}
+	}
 }

@@ -219,22 +219,19 @@ func (e *blockCoder) setModes(dst []byte, modeAt int, mode byte) ([]byte, bool) 
 	return dst, true
 }
 
-// zstdNormalize scales the counts c of n symbols to 1<<log states (at most
-// 64) into norm: each present symbol its share rounded down but at least
-// one, the most common the rest. It reports false when that leaves the
-// most common without a state, or a single symbol has every state.
+// zstdNormalize scales the counts c of n symbols (their sum, at least 2)
+// to 1<<log states (at most 64) into norm: each present symbol its share
+// rounded down but at least one, the most common the rest. It reports
+// false when that leaves the most common without a state, or a single
+// symbol has every state.
 func zstdNormalize(norm *[64]int16, c []uint32, n int, log uint8) ([]int16, bool) {
 	most, sum := 0, 0
-	// Dividing by n as a multiplication: for a and n below 2^32, the high
-	// word of a·(⌊(2^64-1)/n⌋+1) is ⌊a/n⌋ (Lemire, Kaser and Kurz, "Faster
-	// remainder by direct computation", 2019).
-	inv := ^uint64(0)/uint64(n) + 1
+	by := newDivisor(n)
 	for s, f := range c {
 		if int(f) == n {
 			return nil, false
 		}
-		share, _ := bits.Mul64(uint64(f)<<log, inv)
-		k := max(int(share), int(min(f, 1))) // at least one if present
+		k := max(by.div(uint64(f)<<log), int(min(f, 1))) // at least one if present
 		norm[s], sum = int16(k), sum+k
 		if f > c[most] {
 			most = s
@@ -242,6 +239,19 @@ func zstdNormalize(norm *[64]int16, c []uint32, n int, log uint8) ([]int16, bool
 	}
 	norm[most] += int16(1<<log - sum)
 	return norm[:len(c)], norm[most] >= 1
+}
+
+// A divisor divides by a fixed n, 2 <= n < 2^32, with a multiplication:
+// for a below 2^32, the high word of a·(⌊(2^64-1)/n⌋+1) is ⌊a/n⌋ (Lemire,
+// Kaser and Kurz, "Faster remainder by direct computation", 2019).
+type divisor uint64
+
+func newDivisor(n int) divisor { return divisor(^uint64(0)/uint64(n) + 1) }
+
+// div returns a/n rounded down, for a below 2^32.
+func (d divisor) div(a uint64) int {
+	q, _ := bits.Mul64(a, uint64(d))
+	return int(q)
 }
 
 // A seqCode is a sequence as the bit stream takes it: its three codes, and
@@ -256,9 +266,8 @@ type seqCode struct {
 // codeSequences sets e.codes from e.seqs, coding their distances as
 // offset values (RFC 8878 §3.1.1.5), keeping the last offsets in e.rep as
 // a decoder does, and counts the codes in e.counts when there are
-// enough sequences for tables of their own (see appendSequenceTables). It
-// is offsetValue and the codes in one pass, written out: the small-body
-// encoder spends a noticeable share of its time here.
+// enough sequences for tables of their own (see appendSequenceTables).
+// The offset values are offsetValue's, written out in the same pass.
 func (e *blockCoder) codeSequences() {
 	seqs := e.seqs
 	codes := slices.Grow(e.codes[:0], len(seqs))[:len(seqs)]
@@ -291,20 +300,19 @@ func (e *blockCoder) codeSequences() {
 			case r2:
 				v = 2
 				r0, r1, r2 = r2, r0, r1
-			case r0 - 1:
-				v = 3
-				r0, r1, r2 = d, r0, r1
 			default:
+				if d == r0-1 {
+					v = 3
+				}
 				r0, r1, r2 = d, r0, r1
 			}
 		}
 		llc, mlc, ofc := zstdLitLenCode(s.lits)&63, zstdMatchLenCode(s.length-3)&63, zstdOffsetCode(v)&31
 		llBits, mlBits := zstdLitLenBits[llc], zstdMatchLenBits[mlc]
-		// Written in place, field by field: a seqCode value (more than
-		// four fields) built and copied in is kept in memory and copied
-		// with a 16-byte load right after the narrow stores of its
-		// fields, which waits for them to be written (a store-forwarding
-		// stall, a third of this loop's time).
+		// Written in place, field by field: a seqCode value built and
+		// copied in (more than four fields) is copied with a 16-byte load
+		// right after the narrow stores of its fields, which must wait
+		// for them to be written (a store-forwarding stall).
 		c := &codes[i]
 		c.extra = uint64(s.lits-zstdLitLenBase[llc]) |
 			uint64(s.length-3-zstdMatchLenBase[mlc])<<(llBits&63) |

@@ -158,3 +158,29 @@ func TestParseEqualReadsEachKindsMetrics(t *testing.T) {
 		t.Errorf("kinds %s, want html,json", got)
 	}
 }
+
+// TestZstd3IsHeldToItsOwnGoal: the issue sets zstd 3, whose peer's encoder
+// is the fastest, 1.5× at 1 KiB and 1.25× at 4 KiB; the same speed-ups
+// miss gzip 5's 2× and 1.5×.
+func TestZstd3IsHeldToItsOwnGoal(t *testing.T) {
+	for _, c := range []struct {
+		coding string
+		level  int
+		mark   string
+	}{{"zstd", 3, "✓"}, {"gzip", 5, "✗"}} {
+		var out equalOutput
+		for _, s := range []struct {
+			size int
+			ns   float64
+		}{{1024, 12.5}, {4096, 15.5}} { // 1.6× and 1.29× of the peer's 20
+			out.cell(c.coding, c.level, "css", s.size, "squeeze", s.ns, 500)
+			out.cell(c.coding, c.level, "css", s.size, "gzhttp", 20, 500)
+		}
+		r := newTestReport()
+		r.begin("equal-level")
+		level := fmt.Sprintf("%s %d", c.coding, c.level)
+		r.equalTable(out.run(), level)
+		wantIn(t, level, r.md.String(),
+			fmt.Sprintf("| css | 1.60× vs gzhttp %s | 1.29× vs gzhttp %s |", c.mark, c.mark))
+	}
+}
