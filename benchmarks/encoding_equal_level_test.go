@@ -208,7 +208,7 @@ func equalLevelCodings() []equalLevelCoding {
 	}
 	return []equalLevelCoding{
 		at("zstd", 1, false, zstdAt(zstd.SpeedFastest)),
-		at("zstd", 3, false, zstdAt(zstd.SpeedDefault)),
+		at("zstd", 3, true, zstdAt(zstd.SpeedDefault)),
 		at("gzip", 5, true, gzipPeers),
 		at("br", 3, false, brAt(3)),
 		at("br", 4, true, brAt(4)),

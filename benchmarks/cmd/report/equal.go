@@ -425,11 +425,15 @@ func (r *Report) ownTable(run equalRun, cmdline string) error {
 	if err != nil {
 		return err
 	}
+	var upTo []string
+	for _, l := range ownLevels {
+		upTo = append(upTo, fmt.Sprintf("%d KiB for %s", maxBody[l.codec.Name()]>>10, l.level))
+	}
 	r.section("Own small-body encoders against the library, same level",
 		"squeeze as shipped, whose own encoders serve these levels' small bodies, against squeeze-library (`encoding.LibraryEncoders`). "+
 			"Bytes: the own encoder's output over the library's, minus one (+2.0 % means 2 % larger; a level's promise is at most +1 % geomean per kind and +8 % on a body of 1 KiB or more), "+
 			"geomean and worst over every body of the kind that the own encoder serves (every cut of the corpus up to "+
-			fmt.Sprintf("%d KiB for gzip, %d KiB for br", maxBody["gzip"]>>10, maxBody["br"]>>10)+"), encoded one-shot as the middleware does, with the worst body named source/size@offset. "+
+			strings.Join(upTo, ", ")+"), encoded one-shot as the middleware does, with the worst body named source/size@offset. "+
 			"Time: the library's time per response over the own encoder's, through the middleware (above 1× the own encoder is faster), "+
 			"geomean and worst over the sizes of BenchmarkEqualLevel that it serves.")
 	var rows [][]string

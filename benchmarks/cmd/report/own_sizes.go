@@ -18,6 +18,7 @@ var ownLevels = []struct {
 }{
 	{"gzip 5", encoding.Gzip(), 5},
 	{"br 4", encoding.Brotli(), 4},
+	{"zstd 3", encoding.Zstd(), 3},
 }
 
 // ownSize is the own encoder's output over the library's for the bodies
