@@ -94,14 +94,18 @@ func TestTilesCutEachSourceEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	kinds, err := Kinds()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := map[string][]byte{}
+	for _, s := range src {
+		data[s.Kind+"/"+s.Name] = s.Data
+	}
 	for _, n := range Sizes {
 		tiles, err := Tiles(n)
 		if err != nil {
 			t.Fatal(err)
-		}
-		data := map[string][]byte{}
-		for _, s := range src {
-			data[s.Kind+"/"+s.Name] = s.Data
 		}
 		perKind, next := map[string]int{}, map[string]int{}
 		for _, b := range tiles {
@@ -119,10 +123,6 @@ func TestTilesCutEachSourceEndToEnd(t *testing.T) {
 			if rest := len(s.Data) - next[s.Kind+"/"+s.Name]; rest < 0 || rest >= n {
 				t.Errorf("%s/%s: tiles of %d end %d bytes before its end", s.Kind, s.Name, n, rest)
 			}
-		}
-		kinds, err := Kinds()
-		if err != nil {
-			t.Fatal(err)
 		}
 		for _, kind := range kinds {
 			if perKind[kind] < 3 {

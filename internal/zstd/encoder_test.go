@@ -384,7 +384,7 @@ func TestZstdRepeatOffsets(t *testing.T) {
 	}
 	c := blockCoder{seqs: seqs, rep: zstdStartRep}
 	c.codeSequences()
-	rep := [3]uint32{1, 4, 8}
+	rep, optRep := [3]uint32{1, 4, 8}, zstdStartRep
 	used := map[string]bool{}
 	for i, s := range seqs {
 		// The offset value is its code's power of two and the extra bits
@@ -394,6 +394,11 @@ func TestZstdRepeatOffsets(t *testing.T) {
 			t.Fatalf("sequence %d: literal length code %d, match length code %d", i, code.ll, code.ml)
 		}
 		v := uint32(1)<<code.of | uint32(code.extra)&(1<<code.of-1)
+		// codeSequences writes offsetValue out: the two must agree.
+		var optV uint32
+		if optV, optRep = offsetValue(s.dist, optRep, s.lits == 0); optV != v {
+			t.Fatalf("sequence %d: offset value %d, offsetValue's %d", i, v, optV)
+		}
 		var d uint32
 		switch {
 		case v > 3:

@@ -115,16 +115,19 @@ func (e *Encoder) match(src []byte) {
 // 4-byte match found through it mostly goes on to 5, and zstd pays for a
 // 4-byte one far back about what its literals cost.
 func hashShort5(u uint64) uint32 {
-	return uint32(((u << 24) * 0xcf1bbcdcb7a56463) >> (64 - shortHashBits))
+	return uint32(((u << 24) * hashMul) >> (64 - shortHashBits))
 }
 
 // hashBoth returns deflate.HashLong(u) and hashShort5(u) with one
-// multiplication: both multiply by the same constant, and shifting u left
-// before multiplying shifts the product alike.
+// multiplication: both multiply by hashMul, and shifting u left before
+// multiplying shifts the product alike.
 func hashBoth(u uint64) (long, short uint32) {
-	h := u * 0xcf1bbcdcb7a56463
+	h := u * hashMul
 	return uint32(h >> (64 - longHashBits)), uint32((h << 24) >> (64 - shortHashBits))
 }
+
+// hashMul is deflate.HashLong's multiplier (TestHashBothIsBothHashes).
+const hashMul = 0xcf1bbcdcb7a56463
 
 // longHashBits is the size of deflate.WholeEncoder's Long table.
 const longHashBits = 15

@@ -159,9 +159,8 @@ func TestParseEqualReadsEachKindsMetrics(t *testing.T) {
 	}
 }
 
-// TestZstd3IsHeldToItsOwnGoal: the issue sets zstd 3, whose peer's encoder
-// is the fastest, 1.5× at 1 KiB and 1.25× at 4 KiB; the same speed-ups
-// miss gzip 5's 2× and 1.5×.
+// TestZstd3IsHeldToItsOwnGoal: the issue sets zstd 3 1.5× at 1 KiB and
+// 1.25× at 4 KiB; the same speed-ups miss gzip 5's 2× and 1.5×.
 func TestZstd3IsHeldToItsOwnGoal(t *testing.T) {
 	for _, c := range []struct {
 		coding string
